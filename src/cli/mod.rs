@@ -1,0 +1,2 @@
+pub mod compress;
+pub mod eval;
