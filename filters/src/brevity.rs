@@ -23,6 +23,7 @@ pub enum BrevityLevel {
     Ultra,
 }
 
+#[cfg(test)]
 const KEEP_EXACT: &str = "Keep exact and unabridged: negations (not, never, no, unless, except), numbers and units, \
 names, code, commands, file paths, error messages, and safety warnings.";
 
