@@ -113,7 +113,7 @@ impl Sealed {
         let hay = restored.as_bytes();
         let mut at = 0;
         for item in self.items() {
-            match memmem::find(&hay[at..], item.as_bytes()) {
+            match first_occurrence(&hay[at..], item.as_bytes()) {
                 Some(i) => at += i + item.len(),
                 None => return false,
             }
@@ -161,15 +161,18 @@ fn protected_spans(text: &str, options: &Options) -> Vec<Span> {
     }
     let mut json = Vec::new();
     if options.protect_json {
-        let mut budget = json::Budget::for_text(text);
+        let mut finder = json::Finder::new(text);
         for (start, end) in span::gaps(&spans, text.len()) {
-            json::find(text, start, end, &code, &mut budget, &mut json);
+            finder.find(start, end, &code, &mut json);
         }
         code = without_contained(code, &json);
     }
     spans = span::merge(span::merge(spans, code), json);
     if options.protect_variables {
-        spans = span::search_gaps(text, spans, variables::find);
+        let mut finder = variables::Finder::new(text);
+        spans = span::search_gaps(text, spans, |_, start, end, out| {
+            finder.find(start, end, out)
+        });
     }
     span::search_gaps(text, spans, find_literals)
 }
@@ -191,6 +194,27 @@ fn without_contained(spans: Vec<Span>, outer: &[Span]) -> Vec<Span> {
                 .is_some_and(|o| o.start <= span.start && span.end <= o.end)
         })
         .collect()
+}
+
+/// Where `needle` first occurs in `hay`. Long needles (whole code blocks) are located by a short
+/// prefix and compared in place, which is far cheaper than preparing a search for the whole
+/// needle; after a few false hits it falls back to the full search, so the worst case stays linear.
+fn first_occurrence(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    const PREFIX: usize = 32;
+    const PREFIX_TRIES: usize = 4;
+    if needle.len() <= PREFIX {
+        return memmem::find(hay, needle);
+    }
+    let prefix = memmem::Finder::new(&needle[..PREFIX]);
+    let mut from = 0;
+    for _ in 0..PREFIX_TRIES {
+        let hit = from + prefix.find(&hay[from..])?;
+        if hay[hit..].starts_with(needle) {
+            return Some(hit);
+        }
+        from = hit + 1;
+    }
+    memmem::find(&hay[from..], needle).map(|i| from + i)
 }
 
 /// Every U+E000/U+E001 of `text[start..end]` as a literal item.
@@ -253,4 +277,22 @@ fn delimiter_counts(text: &str) -> (usize, usize) {
         }
     }
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_occurrence_survives_false_prefix_hits() {
+        let needle = format!("{}END", "p".repeat(40));
+        let decoys = format!("{}x", "p".repeat(40)).repeat(6);
+        let hay = format!("{decoys}{needle} {needle}");
+        assert_eq!(
+            first_occurrence(hay.as_bytes(), needle.as_bytes()),
+            Some(decoys.len())
+        );
+        assert_eq!(first_occurrence(decoys.as_bytes(), needle.as_bytes()), None);
+        assert_eq!(first_occurrence(b"abc", b"c"), Some(2));
+    }
 }

@@ -207,7 +207,14 @@ fn deep_nesting_round_trips() {
     let deep_object = format!("{}1{}", "{\"a\":".repeat(5_000), "}".repeat(5_000));
     let deep_blocks = format!("{}{}", "{{#if a}}".repeat(2_000), "{{/if}}".repeat(2_000));
     let unterminated = format!("Data: [{}", "1, ".repeat(16_000));
-    for text in [deep_array, deep_object, deep_blocks, unterminated] {
+    let padded_citations = format!("{}{}", " ".repeat(25_000), "[1] ".repeat(6_000));
+    for text in [
+        deep_array,
+        deep_object,
+        deep_blocks,
+        unterminated,
+        padded_citations,
+    ] {
         let sealed = check_round_trip(&text, &Options::default());
         assert!(sealed.len() <= text.len());
     }

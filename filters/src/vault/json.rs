@@ -10,81 +10,129 @@ use super::span::{Kind, Span};
 use memchr::{memchr_iter, memchr2};
 use serde::de::IgnoredAny;
 
-/// Parser bytes that failed candidates may cost, per byte of input, plus a fixed allowance.
-const BUDGET_PER_BYTE: usize = 4;
-const BUDGET_BASE: usize = 64 * 1024;
+/// Parser bytes that failed candidates may cost, per byte of input, plus a fixed allowance. Real
+/// prompts spend at most about one byte per byte (long invalid JSON-like examples, retried at
+/// each nested bracket); hostile input is cut off at twice that.
+const BUDGET_PER_BYTE: usize = 2;
+const BUDGET_BASE: usize = 16 * 1024;
 
-/// The parser work still allowed for one text.
-pub struct Budget(usize);
+/// Finds JSON items gap by gap, with one parser budget for the whole text.
+pub struct Finder<'a> {
+    text: &'a str,
+    /// The text without its leading and trailing whitespace: a value spanning it is the whole
+    /// prompt.
+    content: (usize, usize),
+    /// The parser work still allowed, in bytes.
+    budget: usize,
+}
 
-impl Budget {
-    pub fn for_text(text: &str) -> Self {
-        Budget(text.len().saturating_mul(BUDGET_PER_BYTE) + BUDGET_BASE)
+impl<'a> Finder<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let content_start = text.len() - text.trim_start().len();
+        Finder {
+            text,
+            content: (content_start, text.trim_end().len().max(content_start)),
+            budget: text.len().saturating_mul(BUDGET_PER_BYTE) + BUDGET_BASE,
+        }
     }
 
     fn charge(&mut self, bytes: usize) {
-        self.0 = self.0.saturating_sub(bytes.max(1));
+        self.budget = self.budget.saturating_sub(bytes.max(1));
     }
 
-    fn spent(&self) -> bool {
-        self.0 == 0
+    /// Appends the JSON items of `text[start..end]`, in order. `code` holds the inline code
+    /// spans (sorted): no candidate starts inside one and no item ends inside one; the caller
+    /// drops the code spans an item contains.
+    pub fn find(&mut self, start: usize, end: usize, code: &[Span], out: &mut Vec<Span>) {
+        let bytes = self.text.as_bytes();
+        let mut code_at = code.partition_point(|span| span.end <= start);
+        let mut at = start;
+        while self.budget > 0 {
+            let Some(i) = memchr2(b'{', b'[', &bytes[at..end]) else {
+                return;
+            };
+            let candidate = at + i;
+            while code.get(code_at).is_some_and(|span| span.end <= candidate) {
+                code_at += 1;
+            }
+            if let Some(span) = code.get(code_at).filter(|span| span.start <= candidate) {
+                at = span.end.min(end);
+                continue;
+            }
+            if !may_open_value(&bytes[candidate..end]) {
+                at = candidate + 1;
+                continue;
+            }
+            at = match self.parse(candidate, end) {
+                Some(item_end)
+                    if self.worth_protecting(candidate, item_end)
+                        && !self.ends_inside_code(&code[code_at..], item_end) =>
+                {
+                    out.push(Span::new(candidate, item_end, Kind::Json));
+                    item_end
+                }
+                Some(item_end) => {
+                    self.charge(item_end - candidate);
+                    candidate + 1
+                }
+                None => candidate + 1,
+            };
+        }
+    }
+
+    /// The end of the JSON value starting at `candidate`, if one does; failures are charged.
+    fn parse(&mut self, candidate: usize, end: usize) -> Option<usize> {
+        let slice = &self.text[candidate..end];
+        let mut values = serde_json::Deserializer::from_str(slice).into_iter::<IgnoredAny>();
+        match values.next()? {
+            Ok(_) => Some(candidate + values.byte_offset()),
+            Err(error) => {
+                self.charge(error_offset(slice, error.line(), error.column()));
+                None
+            }
+        }
+    }
+
+    /// Objects need a key; arrays need a string or an object somewhere inside, so citations
+    /// (`[1]`, `[2, 3]`), empty brackets and `[[ ]]` stay prose. A whole-prompt document only
+    /// needs to be non-empty.
+    fn worth_protecting(&self, start: usize, end: usize) -> bool {
+        let item = &self.text.as_bytes()[start..end];
+        let inner = &item[1..item.len() - 1];
+        if item[0] == b'{' {
+            return inner.contains(&b'"');
+        }
+        if inner.iter().any(|b| matches!(b, b'"' | b'{')) {
+            return true;
+        }
+        (start, end) == self.content && !inner.trim_ascii().is_empty()
+    }
+
+    /// Whether one of `code` (the spans from the candidate on) starts inside the item and runs
+    /// past its end: then the item is not taken, since code spans win.
+    fn ends_inside_code(&mut self, code: &[Span], item_end: usize) -> bool {
+        let inside = code.iter().take_while(|span| span.start < item_end);
+        let (checked, crossing) = inside.fold((0, false), |(n, crossing), span| {
+            (n + 1, crossing || span.end > item_end)
+        });
+        self.charge(checked);
+        crossing
     }
 }
 
-/// Appends the JSON items of `text[start..end]`, in order. `code` holds the inline code spans
-/// (sorted): no candidate starts inside one and no item ends inside one; the caller drops the
-/// code spans an item contains.
-pub fn find(
-    text: &str,
-    start: usize,
-    end: usize,
-    code: &[Span],
-    budget: &mut Budget,
-    out: &mut Vec<Span>,
-) {
-    let bytes = text.as_bytes();
-    let mut code_at = code.partition_point(|span| span.end <= start);
-    let mut at = start;
-    while !budget.spent() {
-        let Some(i) = memchr2(b'{', b'[', &bytes[at..end]) else {
-            return;
-        };
-        let candidate = at + i;
-        while code.get(code_at).is_some_and(|span| span.end <= candidate) {
-            code_at += 1;
-        }
-        if let Some(span) = code.get(code_at).filter(|span| span.start <= candidate) {
-            at = span.end.min(end);
-            continue;
-        }
-        at = match parse(text, candidate, end, budget) {
-            Some(item_end)
-                if worth_protecting(text, candidate, item_end)
-                    && !ends_inside_code(code, code_at, item_end, budget) =>
-            {
-                out.push(Span::new(candidate, item_end, Kind::Json));
-                item_end
-            }
-            Some(item_end) => {
-                budget.charge(item_end - candidate);
-                candidate + 1
-            }
-            None => candidate + 1,
-        };
-    }
-}
-
-/// The end of the JSON value starting at `candidate`, if one does; failures are charged.
-fn parse(text: &str, candidate: usize, end: usize, budget: &mut Budget) -> Option<usize> {
-    let slice = &text[candidate..end];
-    let mut values = serde_json::Deserializer::from_str(slice).into_iter::<IgnoredAny>();
-    match values.next()? {
-        Ok(_) => Some(candidate + values.byte_offset()),
-        Err(error) => {
-            budget.charge(error_offset(slice, error.line(), error.column()));
-            None
-        }
-    }
+/// Whether the bracket opening `rest` is followed by what a worthwhile object (a key) or array
+/// (a value) starts with. Cheap, and spares the parser most brackets of prose (`{{`, `[link]`).
+/// It looks only at blanks up to the next other byte, so candidates never rescan each other.
+fn may_open_value(rest: &[u8]) -> bool {
+    let next = rest[1..].iter().find(|b| !b.is_ascii_whitespace());
+    matches!(
+        (rest[0], next),
+        (b'{', Some(b'"'))
+            | (
+                b'[',
+                Some(b'"' | b'{' | b'[' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
+            )
+    )
 }
 
 /// The byte offset in `slice` of serde_json's (1-based line, byte column) error position.
@@ -98,34 +146,6 @@ fn error_offset(slice: &str, line: usize, column: usize) -> usize {
     line_start + column
 }
 
-/// Objects need a key; arrays need a string or a nested value, so citations (`[1]`, `[2, 3]`)
-/// and empty brackets stay prose. A whole-prompt document only needs to be non-empty.
-fn worth_protecting(text: &str, start: usize, end: usize) -> bool {
-    let item = &text.as_bytes()[start..end];
-    let inner = &item[1..item.len() - 1];
-    if item[0] == b'{' {
-        return inner.contains(&b'"');
-    }
-    if inner.iter().any(|b| matches!(b, b'"' | b'[' | b'{')) {
-        return true;
-    }
-    let whole = text[..start].trim().is_empty() && text[end..].trim().is_empty();
-    whole && !inner.trim_ascii().is_empty()
-}
-
-/// Whether an inline code span starting inside the item runs past its end (then the item is not
-/// taken: code spans win).
-fn ends_inside_code(code: &[Span], from: usize, item_end: usize, budget: &mut Budget) -> bool {
-    let mut checked = 0;
-    let crossing = code[from..]
-        .iter()
-        .take_while(|span| span.start < item_end)
-        .inspect(|_| checked += 1)
-        .any(|span| span.end > item_end);
-    budget.charge(checked);
-    crossing
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,7 +153,7 @@ mod tests {
 
     fn items(text: &str) -> Vec<&str> {
         found_in(text, |text, start, end, out| {
-            find(text, start, end, &[], &mut Budget::for_text(text), out)
+            Finder::new(text).find(start, end, &[], out)
         })
     }
 
@@ -156,20 +176,23 @@ mod tests {
 
     #[test]
     fn citations_empty_and_invalid_braces_stay_prose() {
-        assert!(items("See [1] and [2, 3], {} [] {a: 1} {'a': 1} [x](y) {\"a\": }").is_empty());
+        assert!(
+            items("See [1] and [2, 3], {} [] [[ ]] [[1], [2]] {a: 1} {'a': 1} [x](y) {\"a\": }")
+                .is_empty()
+        );
     }
 
     #[test]
     fn whole_prompt_documents() {
         assert_eq!(items(" [1, 2, 3]\n"), vec!["[1, 2, 3]"]);
+        assert_eq!(items("[[1, 2], [3]]"), vec!["[[1, 2], [3]]"]);
         let doc = r#"{"messages": [{"role": "user", "content": "hi {{x}}"}]}"#;
         assert_eq!(items(doc), vec![doc]);
     }
 
     fn found_around_code(text: &str, code: Span) -> Vec<Span> {
         let mut spans = Vec::new();
-        let mut budget = Budget::for_text(text);
-        find(text, 0, text.len(), &[code], &mut budget, &mut spans);
+        Finder::new(text).find(0, text.len(), &[code], &mut spans);
         spans
     }
 
@@ -184,6 +207,23 @@ mod tests {
     fn item_ending_inside_code_is_refused() {
         let text = r#"{"a": "`x"} y`"#;
         assert!(found_around_code(text, Span::new(7, text.len(), Kind::Code)).is_empty());
+    }
+
+    #[test]
+    fn invalid_examples_do_not_starve_later_json() {
+        let junk = r#"{"items": [{"id": 1, "tags": ["a", ...]}, ...], "next": ...}"#.repeat(100);
+        let text = format!("{junk}\nThen reply {{\"ok\": true}}.");
+        assert_eq!(items(&text), vec![r#"{"ok": true}"#]);
+    }
+
+    #[test]
+    fn hostile_nesting_spends_the_budget_and_stops() {
+        let text = format!("{}{}", "[".repeat(50_000), r#" {"late": 1}"#);
+        let mut finder = Finder::new(&text);
+        let mut spans = Vec::new();
+        finder.find(0, text.len(), &[], &mut spans);
+        assert!(spans.is_empty());
+        assert_eq!(finder.budget, 0);
     }
 
     #[test]

@@ -39,60 +39,76 @@ struct Closers<'a> {
     blanks: BlankLines<'a>,
 }
 
-/// Appends the template variables of `text[start..end]`, in order.
-pub fn find(text: &str, start: usize, end: usize, out: &mut Vec<Span>) {
-    let bytes = &text.as_bytes()[..end];
-    let tags = tags(bytes, start);
-    if tags.is_empty() {
-        return;
-    }
-    let blocks = matched_blocks(bytes, &tags);
-    let mut block = blocks.iter().peekable();
-    for tag in &tags {
-        while block.peek().is_some_and(|b| b.1 <= tag.start) {
-            if let Some(&(s, e)) = block.next() {
-                out.push(Span::new(s, e, Kind::Variable));
-            }
-        }
-        let inside = block.peek().is_some_and(|b| b.0 <= tag.start);
-        if !inside {
-            out.push(Span::new(tag.start, tag.end, Kind::Variable));
-        }
-    }
-    out.extend(block.map(|&(s, e)| Span::new(s, e, Kind::Variable)));
+/// Finds template variables gap by gap. Built once per text: its search cursors carry over from
+/// one gap to the next, so many small gaps cost no more than one big one.
+pub struct Finder<'a> {
+    bytes: &'a [u8],
+    closers: Closers<'a>,
 }
 
-/// Every well-formed tag in `bytes[start..]`, in order, non-overlapping.
-fn tags(bytes: &[u8], start: usize) -> Vec<Tag> {
-    let mut closers = Closers {
-        mustache: NextMatch::new(bytes, b"}}"),
-        raw: NextMatch::new(bytes, b"}}}"),
-        statement: NextMatch::new(bytes, b"%}"),
-        comment: NextMatch::new(bytes, b"#}"),
-        nested_open: NextMatch::new(bytes, b"{{"),
-        blanks: BlankLines::new(bytes),
-    };
-    let mut tags = Vec::new();
-    let mut at = start;
-    while let Some(i) = memchr(b'{', &bytes[at..]) {
-        let brace = at + i;
-        let tag = if brace > start && bytes[brace - 1] == b'$' {
-            dollar(bytes, brace - 1)
-        } else {
-            braced(bytes, brace, &mut closers)
-        };
-        match tag {
-            Some(tag) => {
-                at = tag.end;
-                tags.push(tag);
-            }
-            None => at = brace + 1,
+impl<'a> Finder<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        Finder {
+            bytes,
+            closers: Closers {
+                mustache: NextMatch::new(bytes, b"}}"),
+                raw: NextMatch::new(bytes, b"}}}"),
+                statement: NextMatch::new(bytes, b"%}"),
+                comment: NextMatch::new(bytes, b"#}"),
+                nested_open: NextMatch::new(bytes, b"{{"),
+                blanks: BlankLines::new(bytes),
+            },
         }
     }
-    tags
+
+    /// Appends the template variables of `text[start..end]`, in order. Gaps come in text order.
+    pub fn find(&mut self, start: usize, end: usize, out: &mut Vec<Span>) {
+        let tags = self.tags(start, end);
+        if tags.is_empty() {
+            return;
+        }
+        let blocks = matched_blocks(self.bytes, &tags);
+        let mut block = blocks.iter().peekable();
+        for tag in &tags {
+            while block.peek().is_some_and(|b| b.1 <= tag.start) {
+                if let Some(&(s, e)) = block.next() {
+                    out.push(Span::new(s, e, Kind::Variable));
+                }
+            }
+            let inside = block.peek().is_some_and(|b| b.0 <= tag.start);
+            if !inside {
+                out.push(Span::new(tag.start, tag.end, Kind::Variable));
+            }
+        }
+        out.extend(block.map(|&(s, e)| Span::new(s, e, Kind::Variable)));
+    }
+
+    /// Every well-formed tag in `bytes[start..end]`, in order, non-overlapping.
+    fn tags(&mut self, start: usize, end: usize) -> Vec<Tag> {
+        let bytes = &self.bytes[..end];
+        let mut tags = Vec::new();
+        let mut at = start;
+        while let Some(i) = memchr(b'{', &bytes[at..]) {
+            let brace = at + i;
+            let tag = if brace > start && bytes[brace - 1] == b'$' {
+                dollar(bytes, brace - 1)
+            } else {
+                braced(bytes, brace, &mut self.closers)
+            };
+            match tag {
+                Some(tag) => {
+                    at = tag.end;
+                    tags.push(tag);
+                }
+                None => at = brace + 1,
+            }
+        }
+        tags
+    }
 }
 
-/// `{{...}}`, `{{{...}}}`, `{%...%}` or `{#...#}` opening at `brace`.
+/// `{{...}}`, `{{{...}}}`, `{%...%}` or `{#...#}` opening at `brace`, ending within `bytes`.
 fn braced(bytes: &[u8], brace: usize, closers: &mut Closers) -> Option<Tag> {
     let (open_len, closer) = match bytes.get(brace + 1)? {
         b'{' if bytes.get(brace + 2) == Some(&b'{') => (3, &mut closers.raw),
@@ -104,7 +120,9 @@ fn braced(bytes: &[u8], brace: usize, closers: &mut Closers) -> Option<Tag> {
     let inner_start = brace + open_len;
     let close = closer.at_or_after(inner_start)?;
     let end = close + open_len;
-    if end - brace > MAX_TAG_BYTES || closers.blanks.at_or_after(brace) < close {
+    // The cursors see the whole text; `bytes` ends where this gap does.
+    if end > bytes.len() || end - brace > MAX_TAG_BYTES || closers.blanks.at_or_after(brace) < close
+    {
         return None;
     }
     let inner = &bytes[inner_start..close];
@@ -235,7 +253,9 @@ mod tests {
     use crate::vault::span::found_in;
 
     fn items(text: &str) -> Vec<&str> {
-        found_in(text, find)
+        found_in(text, |text, start, end, out| {
+            Finder::new(text).find(start, end, out)
+        })
     }
 
     #[test]
