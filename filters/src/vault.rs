@@ -5,9 +5,11 @@
 //!   U+E000 and CLOSE is U+E001 and digits is the item's index in decimal. Any U+E000/U+E001 already
 //!   in the input is itself sealed as an internal literal item (not counted), so in the sealed text
 //!   these two characters only ever delimit placeholders.
-//! - A fenced code block's placeholder stands alone on its line; inline items stay inline.
+//! - A fenced code block's placeholder stands alone on its line (after the `> ` or list marker the
+//!   fence line had, if any; indentation belongs to the item); inline items stay inline.
 //! - `restore` returns `None` when a placeholder is missing, repeated, out of order or malformed.
-//! - `verify` checks the restored text holds every item byte-identically and in order.
+//! - `verify` checks the restored text holds every item byte-identically and in order, and no
+//!   more U+E000/U+E001 than the input had.
 //!
 //! Precedence, when spans compete: fenced code blocks, then inline code spans, then JSON, then
 //! template variables, then literal U+E000/U+E001. Items never overlap. A JSON item may contain
