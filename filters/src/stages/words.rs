@@ -113,7 +113,7 @@ fn keeps_sense(chunks: &[Chunk], i: usize, w: &str) -> bool {
                 .iter()
                 .skip(i.saturating_sub(4))
                 .take(8)
-                .filter(|c| matches!(c.lower_any().as_deref(), Some("from") | Some("to")))
+                .filter(|c| c.lower_any().is_some_and(|w| matches!(&*w, "from" | "to")))
                 .count()
                 >= 2
         }
