@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 
 mod cli;
+mod request;
 
 #[derive(Parser)]
 #[command(
