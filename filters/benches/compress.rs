@@ -10,6 +10,7 @@
 //! `tests/golden` are used the same way.
 
 #[path = "../tests/support/corpus.rs"]
+#[allow(dead_code)] // the benchmark needs the texts only
 mod corpus;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};

@@ -2,9 +2,6 @@
 //! benchmarks. The corpus lives outside the repository: `$TERSE_CORPUS_DIR`, or else
 //! `../shared/corpus` beside the workspace root. Callers skip their corpus checks when it is absent.
 
-// Each test and benchmark binary that includes this file uses only part of it.
-#![allow(dead_code)]
-
 use std::path::PathBuf;
 
 pub struct Prompt {
