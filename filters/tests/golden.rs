@@ -58,8 +58,14 @@ fn golden_prompts_compress_to_their_expected_text() {
     for (name, path) in &inputs {
         let input = std::fs::read_to_string(path).expect("a golden prompt is UTF-8 text");
         for mode in Mode::ALL {
-            let compressed = invariants::check(&input, &Options::with_mode(mode))
-                .unwrap_or_else(|broken| panic!("{name}: {broken}"));
+            // An invariant broken on a real prompt is reported, but does not stop regeneration.
+            let compressed = match invariants::check(&input, &Options::with_mode(mode)) {
+                Ok(compressed) => compressed,
+                Err(broken) => {
+                    failures.push(format!("{name}: {broken}"));
+                    filters::compress(&input, &Options::with_mode(mode))
+                }
+            };
             let expected_path = golden_dir().join(format!("{name}.{mode}.txt"));
             if update {
                 std::fs::write(&expected_path, &compressed.text).unwrap_or_else(|err| {
