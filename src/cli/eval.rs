@@ -30,6 +30,10 @@ pub struct Args {
     /// (corpus, id, mode, original, compressed), for tools/similarity.py.
     #[arg(long, value_name = "FILE")]
     dump: Option<PathBuf>,
+    /// List on standard error each prompt that lost guard items (with the first few lost) or
+    /// failed its integrity check.
+    #[arg(long)]
+    show_losses: bool,
     /// Worker threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
@@ -65,6 +69,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     if let Some(path) = &args.dump {
         write_dump(path, &corpora, &prompts, &jobs, &results)?;
+    }
+    if args.show_losses {
+        show_losses(&corpora, &prompts, &jobs, &results);
     }
     let rows = rows(&corpora, &prompts, &jobs, &results);
     let mut out = std::io::stdout().lock();
@@ -184,10 +191,11 @@ fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<S
     let compressed = filters::compress(text, options);
     let stats = &compressed.stats;
     let guard: BTreeSet<&str> = filters::guard::items(text).into_iter().collect();
-    let guard_kept = guard
+    let lost: Vec<String> = guard
         .iter()
-        .filter(|item| compressed.text.contains(*item))
-        .count();
+        .filter(|item| !compressed.text.contains(*item))
+        .map(|item| item.to_string())
+        .collect();
     let outcome = Outcome {
         reduction: if stats.original_tokens == 0 {
             0.0
@@ -195,11 +203,50 @@ fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<S
             stats.saved_tokens as f64 * 100.0 / stats.original_tokens as f64
         },
         guard_items: guard.len(),
-        guard_kept,
+        guard_kept: guard.len() - lost.len(),
+        lost,
         integrity_passed: stats.integrity_passed,
         latency_ms: stats.latency_ms,
     };
     (outcome, keep_text.then_some(compressed.text))
+}
+
+fn show_losses(
+    corpora: &[Corpus],
+    prompts: &[Prompt],
+    jobs: &[(usize, Mode)],
+    results: &[(Outcome, Option<String>)],
+) {
+    const SHOWN: usize = 3;
+    for (&(prompt, mode), (outcome, _)) in jobs.iter().zip(results) {
+        if outcome.lost.is_empty() && outcome.integrity_passed {
+            continue;
+        }
+        let prompt = &prompts[prompt];
+        let integrity = if outcome.integrity_passed {
+            ""
+        } else {
+            " integrity check failed;"
+        };
+        let lost: Vec<String> = outcome
+            .lost
+            .iter()
+            .take(SHOWN)
+            .map(|item| format!("{:?}", summary::shorten(item)))
+            .collect();
+        let more = outcome.lost.len().saturating_sub(SHOWN);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "{}/{} {mode}:{integrity} lost {}{more}",
+            corpora[prompt.corpus].name,
+            prompt.id,
+            lost.join(", ")
+        );
+    }
 }
 
 fn rows(

@@ -10,6 +10,8 @@ pub struct Outcome {
     /// Distinct guard items of the input, and how many of them are in the output.
     pub guard_items: usize,
     pub guard_kept: usize,
+    /// The guard items missing from the output.
+    pub lost: Vec<String>,
     pub integrity_passed: bool,
     pub latency_ms: f64,
 }
@@ -85,6 +87,15 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
     }
 }
 
+/// A guard item cut to a readable length for a report line.
+pub fn shorten(item: &str) -> String {
+    const LIMIT: usize = 60;
+    match item.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", &item[..cut]),
+        None => item.to_string(),
+    }
+}
+
 /// The rows as a markdown table.
 pub fn markdown(rows: &[Row]) -> String {
     let mut table = String::from(
@@ -134,6 +145,7 @@ mod tests {
                 reduction: 30.0,
                 guard_items: 4,
                 guard_kept: 4,
+                lost: Vec::new(),
                 integrity_passed: true,
                 latency_ms: 1.0,
             },
@@ -141,6 +153,7 @@ mod tests {
                 reduction: 10.0,
                 guard_items: 6,
                 guard_kept: 5,
+                lost: vec!["v2.1".to_string()],
                 integrity_passed: false,
                 latency_ms: 3.0,
             },
