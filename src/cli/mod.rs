@@ -1,2 +1,3 @@
 pub mod compress;
 pub mod eval;
+mod progress;
