@@ -190,11 +190,11 @@ fn run_jobs(
 fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<String>) {
     let compressed = filters::compress(text, options);
     let stats = &compressed.stats;
-    let guard: BTreeSet<&str> = filters::guard::items(text).into_iter().collect();
+    let guard: BTreeSet<String> = filters::guard::items(text).into_iter().collect();
     let lost: Vec<String> = guard
         .iter()
-        .filter(|item| !compressed.text.contains(*item))
-        .map(|item| item.to_string())
+        .filter(|item| !compressed.text.contains(item.as_str()))
+        .cloned()
         .collect();
     let outcome = Outcome {
         reduction: if stats.original_tokens == 0 {

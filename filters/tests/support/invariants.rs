@@ -56,13 +56,13 @@ pub fn check(input: &str, options: &Options) -> Result<Compressed, String> {
             "{context}: integrity failed but the text was changed"
         ));
     }
-    if let Some(missing) = filters::guard::items(input)
+    if let Some(missing) = filters::guard::items_with(input, options)
         .into_iter()
-        .find(|item| !out.contains(item))
+        .find(|item| !out.contains(item.as_str()))
     {
         return Err(format!(
             "{context}: the guard item {:?} is missing from the output",
-            shorten(missing)
+            shorten(&missing)
         ));
     }
     Ok(first)
