@@ -5,8 +5,15 @@ use filters::{Mode, Options, compress};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let file = args.next().expect("usage: speed CORPUS.jsonl [MODE] [ITERATIONS] [CHARS]");
-    let mode: Mode = args.next().as_deref().unwrap_or("balanced").parse().expect("mode");
+    let file = args
+        .next()
+        .expect("usage: speed CORPUS.jsonl [MODE] [ITERATIONS] [CHARS]");
+    let mode: Mode = args
+        .next()
+        .as_deref()
+        .unwrap_or("balanced")
+        .parse()
+        .expect("mode");
     let iterations: u32 = args.next().map_or(200, |n| n.parse().expect("iterations"));
     let chars: usize = args.next().map_or(50_000, |n| n.parse().expect("chars"));
     let data = std::fs::read_to_string(file).expect("corpus");
@@ -26,5 +33,8 @@ fn main() {
     for _ in 0..iterations {
         std::hint::black_box(compress(&text, &options));
     }
-    println!("{mode} {chars} chars: {:?} per call", started.elapsed() / iterations);
+    println!(
+        "{mode} {chars} chars: {:?} per call",
+        started.elapsed() / iterations
+    );
 }

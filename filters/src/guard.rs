@@ -156,6 +156,13 @@ fn special_word_end(line: &str, i: usize) -> Option<usize> {
         }
         j += 1;
     }
+    // Most words hold none of the characters an address needs: decide that in one look.
+    if !bytes[i..j]
+        .iter()
+        .any(|b| matches!(b, b'/' | b'\\' | b'@' | b'.'))
+    {
+        return None;
+    }
     let mut run = &line[i..j];
     // Trailing sentence punctuation is not part of the address.
     while let Some(last) = run.as_bytes().last() {

@@ -3,6 +3,7 @@
 //! and emoji, table padding, and exact duplicate lines. Quoted strings, tags, URLs and other
 //! protected spans are copied verbatim.
 
+use super::fnv::BuildFnv;
 use super::lines::{self, Kind, Line};
 use crate::guard::protected_spans;
 use crate::options::Mode;
@@ -14,7 +15,7 @@ pub fn run(text: &str, mode: Mode) -> String {
     let parsed = lines::parse(&text);
     let compact = mode >= Mode::Balanced;
     let mut out: Vec<String> = Vec::with_capacity(parsed.len());
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<&str, BuildFnv> = HashSet::default();
     let mut last_blank = true;
 
     for (i, line) in parsed.iter().enumerate() {
@@ -117,7 +118,7 @@ fn sep(line: &Line<'_>) -> &'static str {
 fn is_duplicate<'a>(
     line: &Line<'a>,
     _content: &str,
-    seen: &mut HashSet<&'a str>,
+    seen: &mut HashSet<&'a str, BuildFnv>,
     _all: &[Line<'a>],
 ) -> bool {
     if matches!(line.kind, Kind::Heading(_)) {
