@@ -57,7 +57,7 @@ python3 load-tests/make_prompts.py "$CORPUS" "$work" $SIZES
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server_pid/status"; }
 hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$server_pid/status"; }
-field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
 idle_rss=$(rss_kb)
 rows=()
