@@ -1,4 +1,5 @@
 pub mod compress;
 pub mod eval;
 pub mod keys;
+mod progress;
 pub mod serve;
