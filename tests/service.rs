@@ -503,3 +503,37 @@ fn a_bad_config_names_line_column_and_key_and_exits_non_zero() {
     assert!(stderr.contains(&format!("bad.yaml:{line}:")), "{stderr}");
     assert!(stderr.contains("limits.default_rpm"), "{stderr}");
 }
+
+#[test]
+fn a_generated_admin_token_is_printed_once_and_only_its_hash_is_kept() {
+    let (_dir, mut s) = server(&[("SERVICE_ADMIN_TOKEN", "")]);
+    let log = s.log_text();
+    let token = log
+        .lines()
+        .skip_while(|l| !l.contains("generated an admin token"))
+        .nth(1)
+        .expect("the token is printed on the line after the notice")
+        .trim()
+        .to_string();
+    assert!(token.len() >= 32, "{token}");
+    let auth = format!("Bearer {token}");
+    let keys_url = s.admin_url("/admin/v1/keys");
+    assert_eq!(
+        support::request("GET", &keys_url, &[("authorization", &auth)], None).status,
+        200
+    );
+    assert_eq!(s.stop().code(), Some(0));
+    assert!(!support::contains(
+        &support::all_bytes_under(&s.data_dir),
+        &token
+    ));
+
+    // The next start keeps the stored hash: same token, not printed again.
+    s.restart();
+    let keys_url = s.admin_url("/admin/v1/keys");
+    assert_eq!(
+        support::request("GET", &keys_url, &[("authorization", &auth)], None).status,
+        200
+    );
+    assert_eq!(s.log_text().matches("generated an admin token").count(), 1);
+}
