@@ -235,7 +235,16 @@ fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
         let after = bytes.get(i + width).copied();
         let space_or_open =
             |b: Option<u8>| b.is_none_or(|b| b == b' ' || b == b'\t' || b == b'(' || b == b'"');
-        let word = |b: Option<u8>| b.is_some_and(|b| !b.is_ascii_whitespace() && b != b'*');
+        // Emphasis wraps words: it opens before a letter or digit and closes after one (or after
+        // sentence punctuation), so `*+*` and `$(*(*` are left as written.
+        let word_start = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || b >= 0x80);
+        let word_end = |b: Option<u8>| {
+            b.is_some_and(|b| {
+                b.is_ascii_alphanumeric()
+                    || b >= 0x80
+                    || matches!(b, b'.' | b'!' | b'?' | b')' | b':' | b'"')
+            })
+        };
         let closer_next = |b: Option<u8>| {
             b.is_none_or(|b| {
                 b.is_ascii_whitespace()
@@ -243,12 +252,12 @@ fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
             })
         };
         match open {
-            Some((at, w)) if w == width && word(before) && closer_next(after) => {
+            Some((at, w)) if w == width && word_end(before) && closer_next(after) => {
                 found.push((at, w));
                 found.push((i, width));
                 open = None;
             }
-            _ if space_or_open(before) && word(after) => open = Some((i, width)),
+            _ if space_or_open(before) && word_start(after) => open = Some((i, width)),
             _ => {}
         }
         i += width;
