@@ -202,9 +202,17 @@ pub fn remove(chunks: &mut Vec<Chunk<'_>>, i: usize) {
     if !trail.is_empty() {
         if i > 0 {
             let prev = &mut chunks[i - 1];
-            if !prev.trail().ends_with(trail.as_str()) {
+            let prev_closed = prev.text.ends_with(['.', ',', ';', ':', '!', '?']);
+            if !prev_closed {
+                if !prev.trail().ends_with(trail.as_str()) {
+                    prev.text.to_mut().push_str(&trail);
+                }
+            } else if trail.contains(['.', '!', '?']) && prev.text.ends_with([',', ';']) {
+                // `A, the.`: the sentence's end replaces the comma.
+                prev.text.to_mut().pop();
                 prev.text.to_mut().push_str(&trail);
             }
+            // Otherwise (`Alice: Um, I think`) what came before is already closed.
         } else if trail.contains(['.', '!', '?', ':', ')', '"']) && !chunks.is_empty() {
             // nothing before it: the sentence mark is carried by the next word only if it closes something
         }
