@@ -16,7 +16,9 @@ fn encoder(tokenizer: Tokenizer) -> &'static tiktoken::CoreBpe {
         Tokenizer::O200kBase => (&O200K, "o200k_base"),
         Tokenizer::Cl100kBase => (&CL100K, "cl100k_base"),
     };
-    cell.get_or_init(|| tiktoken::get_encoding(name).expect("the vocabulary is compiled in (Cargo features)"))
+    cell.get_or_init(|| {
+        tiktoken::get_encoding(name).expect("the vocabulary is compiled in (Cargo features)")
+    })
 }
 
 /// The number of tokens of `text`; `<|endoftext|>` and its kin count as ordinary text.
