@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 
 mod cli;
+mod mcp;
 
 #[derive(Parser)]
 #[command(
@@ -21,6 +22,8 @@ enum Command {
     Compress(cli::compress::Args),
     /// Measure the token reduction of every mode on JSONL corpora.
     Eval(cli::eval::Args),
+    /// Run the MCP tool server for coding assistants on stdio (settings from SERVICE_* variables).
+    Mcp(cli::mcp::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -28,6 +31,7 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Compress(args) => cli::compress::run(args),
         Command::Eval(args) => cli::eval::run(args),
+        Command::Mcp(args) => cli::mcp::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,2 +1,3 @@
 pub mod compress;
 pub mod eval;
+pub mod mcp;
