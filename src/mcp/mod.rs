@@ -6,6 +6,8 @@
 
 mod args;
 mod client;
+#[cfg(test)]
+mod client_tests;
 pub mod config;
 mod errors;
 mod prices;
