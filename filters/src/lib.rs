@@ -34,10 +34,14 @@ pub fn compress(text: &str, options: &Options) -> Compressed {
 
     let sealed = vault::seal(text, options);
     let protected_items = sealed.counts();
-    let english = lang::is_english(sealed.text());
+    let ctx = stages::Context {
+        mode: options.mode,
+        tokenizer,
+        english: lang::is_english(sealed.text()),
+    };
 
-    let deterministic = stages::deterministic(sealed.text(), options.mode, english);
-    let dense = stages::density(&deterministic, options.mode, english);
+    let deterministic = stages::deterministic(sealed.text(), &ctx);
+    let dense = stages::density(&deterministic, &ctx);
 
     let restored_deterministic = sealed.restore(&deterministic);
     let restored = sealed.restore(&dense);
