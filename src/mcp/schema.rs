@@ -103,7 +103,16 @@ pub fn metrics_output_schema() -> JsonObject {
             "session": session_schema(),
             "month": {
                 "type": "object",
-                "description": "The key's totals for the current month (UTC): the body of the service's GET /api/v1/usage.",
+                "description": "The key's usage this calendar month (UTC), from the service's GET /api/v1/usage (its body without `success`).",
+                "properties": {
+                    "keyId": {"type": "string", "description": "Id of the key (never its secret)."},
+                    "month": {"type": "string", "description": "The month, YYYY-MM (UTC)."},
+                    "totals": {"type": "object", "description": "requests, originalTokens, finalTokens, savedTokens, outputSavedEst (proxy estimate), usdSaved, summed over the month."},
+                    "daily": {"type": "array", "description": "The same totals per day with usage (`day`: YYYY-MM-DD), oldest first."},
+                    "topModels": {"type": "array", "description": "The same totals per model (compress calls are the model \"\"), largest first."},
+                    "quota": {"type": "object", "description": "monthlyTokens (0 = unlimited), usedTokens, remainingTokens (null when unlimited)."},
+                    "rateLimit": {"type": "object", "description": "requestsPerMinute of the key (0 = unlimited)."},
+                },
             },
         },
         "required": ["session", "month"],

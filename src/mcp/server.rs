@@ -110,7 +110,11 @@ impl TerseMcp {
     async fn service_get_metrics(&self) -> CallToolResult {
         self.telemetry.record_call();
         match self.client.usage().await {
-            Ok(month) => {
+            Ok(mut month) => {
+                // `success` is the HTTP envelope; the tool's own `isError` already says it.
+                if let Some(fields) = month.as_object_mut() {
+                    fields.remove("success");
+                }
                 let session = self.telemetry.snapshot();
                 let metrics = json!({"session": session, "month": month});
                 let mut result =
