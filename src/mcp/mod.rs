@@ -51,9 +51,17 @@ pub fn serve(config: McpConfig) -> anyhow::Result<()> {
 }
 
 /// Logs to standard error only: standard output belongs to the protocol.
+///
+/// The SDK and the HTTP client log whole messages at debug level (prompts included), so they are
+/// capped at `warn` whatever RUST_LOG asks: a log line never carries a prompt or a key.
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    for quiet in ["rmcp=warn", "ureq=warn", "ureq_proto=warn"] {
+        if let Ok(directive) = quiet.parse() {
+            filter = filter.add_directive(directive);
+        }
+    }
     // A second initialisation (only possible in tests) keeps the first subscriber.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)

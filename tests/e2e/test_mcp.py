@@ -274,12 +274,13 @@ def test_rate_limit_is_a_tool_error_that_says_when_to_retry(terse_service):
     assert "rate limit" in text_of(limited[0]) and "wait" in text_of(limited[0])
 
 
-def test_logs_never_contain_the_key_or_the_prompt(terse_service):
+@pytest.mark.parametrize("rust_log", ["debug", "trace,rmcp=trace,ureq=trace,ureq_proto=trace"])
+def test_logs_never_contain_the_key_or_the_prompt(terse_service, rust_log):
     key = terse_service.keys["full"]
     secret_prompt = "Please compress this sentence about the zebra-unicorn-7731 project."
 
     async def scenario(errlog):
-        env = mcp_env(SERVICE_API_KEY=key, SERVICE_URL=terse_service.url, RUST_LOG="debug")
+        env = mcp_env(SERVICE_API_KEY=key, SERVICE_URL=terse_service.url, RUST_LOG=rust_log)
         async with mcp_session(env, errlog=errlog) as (session, _):
             await session.call_tool("service_compress", {"prompt": secret_prompt})
             await session.call_tool("service_compress", {"prompt": 7})
