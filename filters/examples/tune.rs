@@ -29,6 +29,13 @@ fn main() {
                     failed += 1;
                 }
                 reductions.push(out.stats.saved_percent);
+                if std::env::var("ZERO").is_ok() && out.stats.saved_percent == 0.0 {
+                    eprintln!(
+                        "ZERO {id} {mode} {} chars: {:?}",
+                        text.len(),
+                        text.chars().take(80).collect::<String>()
+                    );
+                }
                 let mut distinct: Vec<&str> = guard::items(text);
                 distinct.sort();
                 distinct.dedup();

@@ -186,7 +186,8 @@ fn looks_like_path(run: &str) -> bool {
     true
 }
 
-/// Words that carry negation, restriction, obligation, condition or quantity: never dropped.
+/// Negations and restrictive words: never dropped or changed, and a sentence holding one is
+/// never pruned. These are the meaning guard's words; [`items`] lists them.
 pub fn is_restrictive(lower: &str) -> bool {
     matches!(
         lower,
@@ -213,8 +214,6 @@ pub fn is_restrictive(lower: &str) -> bool {
             | "mustn't"
             | "shall"
             | "should"
-            | "may"
-            | "might"
             | "avoid"
             | "refrain"
             | "forbidden"
@@ -222,10 +221,33 @@ pub fn is_restrictive(lower: &str) -> bool {
             | "disallowed"
             | "don't"
             | "required"
-            | "require"
-            | "requires"
             | "mandatory"
             | "always"
+            | "exactly"
+            | "instead"
+            | "but"
+            | "however"
+            | "unlike"
+            | "stop"
+            | "false"
+            | "true"
+            | "null"
+            | "won't"
+            | "can't"
+            | "ever"
+    ) || lower.ends_with("n't")
+}
+
+/// Words that steer a sentence's sense (quantity, condition, order, comparison, modality):
+/// no word-level rule drops them, though aggressive sentence pruning may drop a whole redundant
+/// sentence that holds one.
+pub fn is_steering(lower: &str) -> bool {
+    matches!(
+        lower,
+        "may"
+            | "might"
+            | "require"
+            | "requires"
             | "all"
             | "every"
             | "each"
@@ -256,22 +278,13 @@ pub fn is_restrictive(lower: &str) -> bool {
             | "min"
             | "maximum"
             | "minimum"
-            | "exactly"
             | "just"
-            | "but"
-            | "however"
             | "although"
             | "though"
-            | "instead"
             | "rather"
             | "because"
             | "since"
-            | "unlike"
             | "against"
-            | "stop"
-            | "false"
-            | "true"
-            | "null"
             | "first"
             | "last"
             | "once"
@@ -286,49 +299,8 @@ pub fn is_restrictive(lower: &str) -> bool {
             | "critical"
             | "warning"
             | "note"
-            | "ever"
-            | "won't"
-            | "can't"
             | "yes"
-    ) || lower.ends_with("n't")
-}
-
-/// Negations and hard constraints: a sentence holding one is never pruned as a whole.
-pub fn is_constraint(lower: &str) -> bool {
-    matches!(
-        lower,
-        "not"
-            | "no"
-            | "never"
-            | "nor"
-            | "neither"
-            | "none"
-            | "nothing"
-            | "without"
-            | "except"
-            | "unless"
-            | "until"
-            | "only"
-            | "cannot"
-            | "must"
-            | "avoid"
-            | "always"
-            | "forbidden"
-            | "prohibited"
-            | "required"
-            | "mandatory"
-            | "exactly"
-            | "important"
-            | "critical"
-            | "warning"
-            | "instead"
-            | "but"
-            | "however"
-            | "if"
-            | "when"
-            | "before"
-            | "after"
-    ) || lower.ends_with("n't")
+    )
 }
 
 /// True for a word (without surrounding punctuation) that no stage may drop or change.
@@ -352,9 +324,28 @@ pub fn is_guard_word(word: &str) -> bool {
     }
     let mut buf = [0u8; 24];
     match ascii_lower(word, &mut buf) {
-        Some(lower) => is_restrictive(lower),
+        Some(lower) => is_restrictive(lower) || is_steering(lower),
         // Long or non-ASCII words are content, and content is never in a drop list.
         None => false,
+    }
+}
+
+/// A guard word that must survive even sentence pruning: a negation or restrictive word, or a
+/// datum (number, identifier, version, symbol-bearing word).
+pub fn is_required_word(word: &str) -> bool {
+    if !is_guard_word(word) {
+        return false;
+    }
+    let mut buf = [0u8; 24];
+    match ascii_lower(word, &mut buf) {
+        Some(lower)
+            if word
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic() || b == b'\'' || b == b'-') =>
+        {
+            is_restrictive(lower) || is_identifier_shaped(word)
+        }
+        _ => true,
     }
 }
 
@@ -406,7 +397,7 @@ pub fn items(text: &str) -> Vec<&str> {
 fn words_into<'a>(free: &'a str, out: &mut Vec<&'a str>) {
     for chunk in free.split_whitespace() {
         let word = trim_punct(chunk);
-        if is_guard_word(word) && !is_markup(word) {
+        if is_required_word(word) && !is_markup(word) {
             out.push(word);
         }
     }

@@ -40,11 +40,9 @@ pub fn compress(text: &str, options: &Options) -> Compressed {
         english: lang::is_english(sealed.text()),
     };
 
-    let deterministic = stages::deterministic(sealed.text(), &ctx);
-    let dense = stages::density(&deterministic, &ctx);
-
-    let restored_deterministic = sealed.restore(&deterministic);
-    let restored = sealed.restore(&dense);
+    let staged = stages::run(sealed.text(), &ctx);
+    let restored_deterministic = sealed.restore(&staged.deterministic);
+    let restored = sealed.restore(&staged.dense);
     let integrity_passed = match (&restored_deterministic, &restored) {
         (Some(a), Some(b)) => sealed.verify(a) && sealed.verify(b),
         _ => false,

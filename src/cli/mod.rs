@@ -1,3 +1,4 @@
 pub mod compress;
 pub mod eval;
 pub mod mcp;
+mod progress;

@@ -68,15 +68,11 @@ impl Chunk {
     }
 
     /// The word lower-cased for phrase matching, guard words included (never a protected span).
-    pub fn lower_any(&self) -> Option<String> {
-        let core = self.core();
-        (!self.span
-            && !core.is_empty()
-            && core.len() <= 24
-            && core
-                .bytes()
-                .all(|b| b.is_ascii_alphabetic() || b == b'\'' || b == b'-'))
-        .then(|| core.to_ascii_lowercase())
+    pub fn lower_any(&self) -> Option<Lower> {
+        if self.span {
+            return None;
+        }
+        Lower::of(self.core())
     }
 
     pub fn is_capitalized(&self) -> bool {
@@ -84,6 +80,48 @@ impl Chunk {
             .as_bytes()
             .first()
             .is_some_and(|b| b.is_ascii_uppercase())
+    }
+}
+
+/// A short ASCII word lower-cased on the stack: the word lists are matched once per word, and
+/// an allocation per word would cost more than the match.
+#[derive(Clone, Copy)]
+pub struct Lower {
+    buf: [u8; 24],
+    len: u8,
+}
+
+impl Lower {
+    fn of(core: &str) -> Option<Lower> {
+        let bytes = core.as_bytes();
+        if bytes.is_empty()
+            || bytes.len() > 24
+            || !bytes
+                .iter()
+                .all(|b| b.is_ascii_alphabetic() || *b == b'\'' || *b == b'-')
+        {
+            return None;
+        }
+        let mut buf = [0u8; 24];
+        for (d, s) in buf.iter_mut().zip(bytes) {
+            *d = s.to_ascii_lowercase();
+        }
+        Some(Lower {
+            buf,
+            len: bytes.len() as u8,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII bytes were copied in.
+        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for Lower {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
     }
 }
 

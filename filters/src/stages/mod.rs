@@ -26,46 +26,89 @@ pub struct Context {
     pub english: bool,
 }
 
-/// Rule-based rewriting: cleanup, preamble pruning and (balanced and up) phrase rewriting.
-pub fn deterministic(text: &str, ctx: &Context) -> String {
+/// The text after the rule-based stages (cleanup, preamble pruning, phrase rewriting), and after
+/// the density stages too (word dropping and, in aggressive, sentence pruning). The first is
+/// returned so that each stage's savings can be counted in real tokens.
+pub struct Staged {
+    pub deterministic: String,
+    pub dense: String,
+}
+
+/// Runs every stage `ctx.mode` asks for on sealed text.
+pub fn run(text: &str, ctx: &Context) -> Staged {
     let cleaned = cleanup::run(text, ctx.mode);
     if !ctx.english {
-        return cleaned;
+        return Staged {
+            deterministic: cleaned.clone(),
+            dense: cleaned,
+        };
     }
-    map_prose(&cleaned, |chunks| {
-        phrases::rewrite(chunks, ctx.mode, ctx.tokenizer)
-    })
+    if ctx.mode == Mode::Aggressive {
+        // Pruning compares whole sentences, so it runs between the two word-level passes.
+        let deterministic = map_prose(
+            &cleaned,
+            |chunks| phrases::rewrite(chunks, ctx.mode, ctx.tokenizer),
+            None,
+        );
+        let pruned = prune::run(&deterministic);
+        let dense = map_prose(&pruned, |chunks| words::drop_words(chunks, ctx.mode), None);
+        return Staged {
+            deterministic,
+            dense,
+        };
+    }
+    // One pass: each line is split once, rewritten, rendered for the rule-based count, then thinned.
+    let mut deterministic = String::with_capacity(cleaned.len());
+    let dense = map_prose(
+        &cleaned,
+        |chunks| {
+            phrases::rewrite(chunks, ctx.mode, ctx.tokenizer);
+        },
+        Some((&mut deterministic, &|chunks: &mut Vec<chunks::Chunk>| {
+            words::drop_words(chunks, ctx.mode)
+        })),
+    );
+    Staged {
+        deterministic,
+        dense,
+    }
 }
 
-/// Density pruning: articles and filler (every mode), function words (balanced and up), sentences and telegraphic style (aggressive).
-pub fn density(text: &str, ctx: &Context) -> String {
-    if !ctx.english {
-        return text.to_string();
-    }
-    let pruned;
-    let text = if ctx.mode == Mode::Aggressive {
-        pruned = prune::run(text);
-        pruned.as_str()
-    } else {
-        text
-    };
-    map_prose(text, |chunks| words::drop_words(chunks, ctx.mode))
-}
+/// A second edit whose input is also rendered into its own document.
+type Then<'a> = Option<(&'a mut String, &'a dyn Fn(&mut Vec<chunks::Chunk>))>;
 
-/// Applies `edit` to the chunks of every English prose line and reassembles the document.
-fn map_prose(text: &str, mut edit: impl FnMut(&mut Vec<chunks::Chunk>)) -> String {
+/// Applies `edit` to the chunks of every English prose line and reassembles the document. With
+/// `then`, the document after `edit` is written to `then.0` and `then.1` is applied on top.
+fn map_prose(
+    text: &str,
+    mut edit: impl FnMut(&mut Vec<chunks::Chunk>),
+    mut then: Then<'_>,
+) -> String {
     let mut out = String::with_capacity(text.len());
     for (n, line) in lines::parse(text).iter().enumerate() {
         if n > 0 {
             out.push('\n');
+            if let Some((first, _)) = then.as_mut() {
+                first.push('\n');
+            }
         }
         out.push_str(line.prefix);
+        if let Some((first, _)) = then.as_mut() {
+            first.push_str(line.prefix);
+        }
         if line.is_prose() && line.kind != Kind::FrontMatter && sentence_is_english(line.content) {
             let mut chunks = chunks::split(line.content);
             edit(&mut chunks);
+            if let Some((first, second)) = then.as_mut() {
+                first.push_str(&chunks::render(&chunks));
+                second(&mut chunks);
+            }
             out.push_str(&chunks::render(&chunks));
         } else {
             out.push_str(line.content);
+            if let Some((first, _)) = then.as_mut() {
+                first.push_str(line.content);
+            }
         }
     }
     out

@@ -257,7 +257,34 @@ static RULES: &[Rule] = &[
 
 /// Rules indexed by their first word, keeping only those that save tokens under `tokenizer`.
 struct Table {
-    by_first: HashMap<&'static str, Vec<usize>>,
+    by_first: HashMap<&'static str, Vec<usize>, BuildFnv>,
+    /// Each rule's pattern split into words, split once.
+    words: Vec<Vec<&'static str>>,
+}
+
+/// FNV-1a: the table is looked up once per word, and its keys are short fixed words, so a
+/// simple hash beats SipHash's flood resistance, which a static table does not need.
+#[derive(Clone, Copy, Default)]
+struct BuildFnv;
+
+struct Fnv(u64);
+
+impl std::hash::BuildHasher for BuildFnv {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 fn table(tokenizer: Tokenizer) -> &'static Table {
@@ -271,7 +298,7 @@ fn table(tokenizer: Tokenizer) -> &'static Table {
 }
 
 fn build(tokenizer: Tokenizer) -> Table {
-    let mut by_first: HashMap<&'static str, Vec<usize>> = HashMap::new();
+    let mut by_first: HashMap<&'static str, Vec<usize>, BuildFnv> = HashMap::default();
     for (idx, rule) in RULES.iter().enumerate() {
         let from = format!(" {}", rule.pattern.replace('*', "example"));
         let to = if rule.replacement.is_empty() {
@@ -289,7 +316,11 @@ fn build(tokenizer: Tokenizer) -> Table {
     for list in by_first.values_mut() {
         list.sort_by_key(|&i| (std::cmp::Reverse(RULES[i].pattern.len()), i));
     }
-    Table { by_first }
+    let words = RULES
+        .iter()
+        .map(|r| r.pattern.split(' ').collect())
+        .collect();
+    Table { by_first, words }
 }
 
 /// Applies the phrase rules of `mode` to one line of English prose.
@@ -301,7 +332,7 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             i += 1;
             continue;
         };
-        let Some(candidates) = table.by_first.get(first.as_str()) else {
+        let Some(candidates) = table.by_first.get(&*first) else {
             i += 1;
             continue;
         };
@@ -312,7 +343,7 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             if rule.mode > mode || (rule.at == At::Start && !at_start) {
                 continue;
             }
-            if let Some((len, wildcard)) = matches(chunks, i, rule.pattern) {
+            if let Some((len, wildcard)) = matches(chunks, i, &table.words[idx]) {
                 apply(chunks, i, len, rule.replacement, wildcard, at_start);
                 applied = true;
                 break;
@@ -321,17 +352,14 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
         // After a rewrite `i` points at the replacement (or what followed the phrase) and is
         // scanned again; a replacement that starts with its own trigger word is stepped over.
         // Every rule shortens the text in tokens, so the rescanning ends.
-        if !applied
-            || (i < chunks.len() && chunks[i].lower_any().as_deref() == Some(first.as_str()))
-        {
+        if !applied || (i < chunks.len() && chunks[i].lower_any().is_some_and(|w| *w == *first)) {
             i += 1;
         }
     }
 }
 
 /// Matches `pattern` at chunk `i`; returns the number of chunks and the wildcard's word.
-fn matches(chunks: &[Chunk], i: usize, pattern: &str) -> Option<(usize, Option<String>)> {
-    let words: Vec<&str> = pattern.split(' ').collect();
+fn matches(chunks: &[Chunk], i: usize, words: &[&str]) -> Option<(usize, Option<String>)> {
     if i + words.len() > chunks.len() {
         return None;
     }
@@ -344,11 +372,10 @@ fn matches(chunks: &[Chunk], i: usize, pattern: &str) -> Option<(usize, Option<S
             return None;
         }
         if *word == "*" {
-            let w = chunk.lower()?;
-            wildcard = Some(w);
+            wildcard = Some(chunk.lower()?);
             continue;
         }
-        if chunk.lower_any()? != *word {
+        if &*chunk.lower_any()? != *word {
             return None;
         }
     }

@@ -42,7 +42,10 @@ pub fn run(text: &str) -> String {
 }
 
 fn keep(sentence: &[Chunk], words: &[String], said: &BTreeSet<String>) -> bool {
-    if sentence.iter().any(|c| c.fixed) {
+    if sentence
+        .iter()
+        .any(|c| c.span || (c.fixed && crate::guard::is_required_word(c.core())))
+    {
         return true;
     }
     if words.len() <= 2 {

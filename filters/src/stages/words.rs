@@ -30,13 +30,14 @@ fn drop_tier(w: &str) -> Option<Mode> {
         "i" | "me" | "you" | "we" | "us" | "it" | "they" | "them" | "he" | "she" | "him"
         | "her" | "i'm" | "you're" | "it's" | "we're" | "they're" | "i'll" | "you'll" | "we'll"
         | "i've" | "you've" | "i'd" | "you'd" => Some(Mode::Aggressive),
+        "of" | "in" | "on" | "at" | "about" | "upon" | "and" => Some(Mode::Balanced),
+        "for" | "with" | "by" | "to" | "into" | "onto" | "as" | "what" | "how" | "this"
+        | "these" | "those" | "from" => Some(Mode::Aggressive),
         "has" | "have" | "had" | "having" | "will" | "would" | "does" | "did" | "get" | "gets"
-        | "got" | "let" | "lets" | "let's" | "of" | "in" | "on" | "at" | "for" | "with" | "by"
-        | "to" | "about" | "into" | "onto" | "upon" | "within" | "and" | "as" | "relevant"
-        | "various" | "certain" | "respective" | "corresponding" | "actual" | "specific"
-        | "comprehensive" | "possible" | "available" | "appropriate" | "necessary" | "needed"
-        | "useful" | "helpful" | "proper" | "suitable" | "given" | "provided" | "following"
-        | "this" | "these" | "those" | "what" | "how" | "from" => Some(Mode::Balanced),
+        | "got" | "let" | "lets" | "let's" | "relevant" | "various" | "certain" | "respective"
+        | "corresponding" | "actual" | "specific" | "comprehensive" | "possible" | "available"
+        | "appropriate" | "necessary" | "needed" | "useful" | "helpful" | "proper" | "suitable"
+        | "given" | "provided" | "following" => Some(Mode::Balanced),
         _ => None,
     }
 }
@@ -48,7 +49,7 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
         let chunk = &chunks[i];
         let droppable = !chunk.fixed
             && chunk.lower_any().is_some_and(|w| {
-                drop_tier(&w).is_some_and(|tier| tier <= mode) && !keeps_sense(chunks, i, &w)
+                drop_tier(&w).is_some_and(|tier| tier <= mode) && !keeps_sense(chunks, i, &w, mode)
             });
         // `a` and `I` are single letters that also stand for list labels and options: `a)`, `(a)`.
         let labelled = chunk.trail().starts_with(')')
@@ -68,7 +69,7 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
 }
 
 /// Words whose removal would change what a sentence says in context.
-fn keeps_sense(chunks: &[Chunk], i: usize, w: &str) -> bool {
+fn keeps_sense(chunks: &[Chunk], i: usize, w: &str, mode: Mode) -> bool {
     let next = chunks.get(i + 1).and_then(Chunk::lower_any);
     let at_start = i == 0 || chunks[i - 1].ends_sentence();
     match w {
@@ -107,13 +108,19 @@ fn keeps_sense(chunks: &[Chunk], i: usize, w: &str) -> bool {
         // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
         "which" | "who" | "whom" | "what" | "how" | "is" | "are" | "was" | "were" | "does"
         | "did" | "will" | "would" | "have" | "has" => at_start && sentence_is_question(chunks, i),
+        // `at least`, `at most`, `in case`, `on behalf`: fixed expressions.
+        "at" | "in" | "on" => next
+            .as_deref()
+            .is_some_and(|n| matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")),
+        // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
+        "and" => mode < Mode::Aggressive && !(i > 0 && chunks[i - 1].text.ends_with(',')),
         // `from X to Y`, `to` before `from`: a range keeps both ends.
         "to" | "from" => {
             chunks
                 .iter()
                 .skip(i.saturating_sub(4))
                 .take(8)
-                .filter(|c| matches!(c.lower_any().as_deref(), Some("from") | Some("to")))
+                .filter(|c| c.lower_any().is_some_and(|w| matches!(&*w, "from" | "to")))
                 .count()
                 >= 2
         }
