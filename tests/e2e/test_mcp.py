@@ -149,6 +149,21 @@ def test_compress_returns_the_services_text_and_stats(terse_service):
     assert direct["stats"]["finalTokens"] == stats["finalTokens"]
 
 
+def test_a_prompt_of_exactly_50000_characters_is_accepted(terse_service):
+    sentence = "Could you please take a careful look at the report and summarise it? "
+    prompt = (sentence * (50_000 // len(sentence) + 1))[:50_000]
+    assert len(prompt) == 50_000
+
+    async def scenario():
+        env = mcp_env(SERVICE_API_KEY=terse_service.keys["full"], SERVICE_URL=terse_service.url)
+        async with mcp_session(env) as (session, _):
+            return await session.call_tool("service_compress", {"prompt": prompt})
+
+    result = run(scenario())
+    assert not result.is_error, text_of(result)
+    assert result.structured_content["originalTokens"] > result.structured_content["finalTokens"]
+
+
 def test_metrics_add_up_the_session_and_read_the_month(terse_service):
     key = terse_service.keys["full"]
 
