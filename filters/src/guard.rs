@@ -374,19 +374,31 @@ pub fn ascii_lower<'b>(word: &str, buf: &'b mut [u8; 24]) -> Option<&'b str> {
     std::str::from_utf8(&buf[..bytes.len()]).ok()
 }
 
-/// The substrings of `text` that must survive compression in every mode: quoted strings, tags,
-/// URLs, addresses, paths and slots, and guard words (negations, numbers, identifiers, ...).
-/// Used by the evaluation and the property tests to check retention; vault items are checked by
-/// the vault itself.
-pub fn items(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for line in text.lines() {
+/// The substrings of `text` that must survive compression in every mode, with the default
+/// protections: see [`items_with`].
+pub fn items(text: &str) -> Vec<String> {
+    items_with(text, &crate::Options::default())
+}
+
+/// The substrings of `text` that must survive compression under `options`: quoted strings, tags,
+/// URLs, addresses, paths and slots, negations and restrictive words, numbers and identifiers.
+/// Vault items are left out (the vault checks them byte for byte), and so are HTML comments and
+/// zero-width characters, which formatting cleanup removes by design. Used by the evaluation and
+/// the property tests to check retention.
+pub fn items_with(text: &str, options: &crate::Options) -> Vec<String> {
+    let sealed = crate::vault::seal(text, options);
+    let visible = without_comments_and_invisibles(sealed.text());
+    let mut out: Vec<String> = Vec::new();
+    for line in visible.lines() {
         let line = strip_list_marker(line);
         let spans = protected_spans(line);
         let mut last = 0;
         for &(s, e) in &spans {
             words_into(&line[last..s], &mut out);
-            out.push(&line[s..e]);
+            let span = line[s..e].trim_end();
+            if !span.contains([OPEN, CLOSE]) {
+                out.push(span.to_string());
+            }
             last = e;
         }
         words_into(&line[last..], &mut out);
@@ -394,11 +406,27 @@ pub fn items(text: &str) -> Vec<&str> {
     out
 }
 
-fn words_into<'a>(free: &'a str, out: &mut Vec<&'a str>) {
-    for chunk in free.split_whitespace() {
+fn without_comments_and_invisibles(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find("<!--") {
+        let Some(end) = rest[pos..].find("-->") else {
+            break;
+        };
+        out.push_str(&rest[..pos]);
+        rest = &rest[pos + end + 3..];
+    }
+    out.push_str(rest);
+    out.retain(|c| !matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'));
+    out
+}
+
+fn words_into(free: &str, out: &mut Vec<String>) {
+    // Table pipes are structure that cleanup re-spaces: cells are separate words.
+    for chunk in free.split(|c: char| c.is_whitespace() || c == '|') {
         let word = trim_punct(chunk);
-        if is_required_word(word) && !is_markup(word) {
-            out.push(word);
+        if is_required_word(word) && !is_markup(word) && !word.contains([OPEN, CLOSE]) {
+            out.push(word.to_string());
         }
     }
 }
@@ -537,11 +565,10 @@ mod tests {
 
     #[test]
     fn items_lists_guard_words_and_spans() {
-        let items = items(r#"Do not use "foo bar" or src/x.rs before 5 PM."#);
-        assert!(items.contains(&"not"));
-        assert!(items.contains(&"\"foo bar\""));
-        assert!(items.contains(&"src/x.rs"));
-        assert!(items.contains(&"5"));
-        assert!(items.contains(&"PM"));
+        let items = items(r#"Do not use "foo bar" or src/x.rs before 5 PM. <!-- not 7 -->"#);
+        for expected in ["not", "\"foo bar\"", "src/x.rs", "5", "PM"] {
+            assert!(items.iter().any(|i| i == expected), "{expected}");
+        }
+        assert!(!items.iter().any(|i| i == "7"));
     }
 }

@@ -72,7 +72,14 @@ pub fn run(text: &str, mode: Mode) -> String {
                 last_blank = false;
             }
             Kind::Heading(_) | Kind::ListItem | Kind::Text => {
-                let content = clean_inline(line.content, line.kind != Kind::Text);
+                let mut content = clean_inline(line.content, line.kind != Kind::Text);
+                // `## Title ##`: a heading's closing hashes are decoration.
+                if matches!(line.kind, Kind::Heading(_))
+                    && content.ends_with('#')
+                    && content.trim_end_matches('#').ends_with(' ')
+                {
+                    content = content.trim_end_matches('#').trim_end().to_string();
+                }
                 if content.is_empty() && line.kind == Kind::Text {
                     continue;
                 }
@@ -167,11 +174,7 @@ pub fn clean_inline(content: &str, structural: bool) -> String {
         last = e;
     }
     clean_free(&content[last..], structural, &mut out);
-    let mut result = out.trim().to_string();
-    if result.ends_with(" #") || result.ends_with("##") {
-        result = result.trim_end_matches('#').trim_end().to_string();
-    }
-    result
+    out.trim().to_string()
 }
 
 fn clean_free(free: &str, structural: bool, out: &mut String) {
@@ -256,22 +259,26 @@ fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
 /// Emoji used as decoration in headings and list bullets; the ones that carry meaning
 /// (check marks, crosses, warnings, prohibitions) stay.
 fn strip_decorative_emoji(s: &str) -> String {
-    if s.is_ascii() {
-        return s.to_string();
-    }
+    // Only an emoji that stands alone as a word is decoration; one inside a word (`⭐/⚠️/💤`) is content.
     let mut out = String::with_capacity(s.len());
-    let mut dropped_last = false;
-    for c in s.chars() {
-        // U+FE0F selects the emoji form of the character before it: it goes with that character.
-        let drop = if c == '\u{FE0F}' {
-            dropped_last
-        } else {
-            is_decorative_emoji(c)
-        };
-        dropped_last = drop;
-        if !drop {
-            out.push(c);
+    for (n, word) in s.split(' ').enumerate() {
+        let decorative = !word.is_empty()
+            && word
+                .chars()
+                .all(|c| is_decorative_emoji(c) || matches!(c, '\u{FE0F}' | '\u{200D}'));
+        if decorative {
+            continue;
         }
+        if n > 0 && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if s.starts_with(' ') && !out.starts_with(' ') {
+        out.insert(0, ' ');
+    }
+    if s.ends_with(' ') && !out.ends_with(' ') {
+        out.push(' ');
     }
     out
 }

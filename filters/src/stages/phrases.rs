@@ -378,6 +378,10 @@ fn matches(chunks: &[Chunk], i: usize, words: &[&str]) -> Option<(usize, Option<
         if &*chunk.lower_any()? != *word {
             return None;
         }
+        // A word written as an identifier or in capitals (`LOTS OF`, `WILL`) is kept as written.
+        if chunk.fixed && !crate::guard::is_guard_word(word) {
+            return None;
+        }
     }
     Some((words.len(), wildcard))
 }

@@ -25,6 +25,11 @@ pub fn run(text: &str) -> String {
             continue;
         }
         let chunks = chunks::split(line.content);
+        if is_label(line.prefix, &chunks) {
+            said.extend(content_words(&chunks));
+            out.push(format!("{}{}", line.prefix, line.content));
+            continue;
+        }
         let mut kept: Vec<Chunk> = Vec::with_capacity(chunks.len());
         for sentence in sentences(&chunks) {
             let words = content_words(sentence);
@@ -39,6 +44,12 @@ pub fn run(text: &str) -> String {
         out.push(format!("{}{}", line.prefix, chunks::render(&kept)));
     }
     out.join("\n")
+}
+
+/// A numbered item or a short label line (`7) Completeness`) is structure, not a sentence.
+fn is_label(prefix: &str, chunks: &[Chunk]) -> bool {
+    prefix.bytes().any(|b| b.is_ascii_digit())
+        || (chunks.len() <= 6 && !chunks.last().is_some_and(Chunk::ends_sentence))
 }
 
 fn keep(sentence: &[Chunk], words: &[String], said: &BTreeSet<String>) -> bool {
