@@ -114,15 +114,19 @@ fn rejection_advice(r: &Rejection) -> String {
             "the request is larger than the service's body limit{says}: split the prompt into \
              smaller parts and compress each"
         ),
+        (429, Some("quota_exceeded")) => format!(
+            "the key's monthly token quota is used up{says}: wait for the next calendar month \
+             (UTC), or use a key with a larger quota (`terse keys create ... --monthly-quota \
+             TOKENS`); service_get_metrics shows this month's usage"
+        ),
         (429, _) => {
             let wait = match &r.retry_after {
                 Some(seconds) => format!("wait {seconds} s and call again"),
                 None => "wait a minute and call again".to_string(),
             };
             format!(
-                "the key's rate limit or monthly token quota is exhausted{says}: {wait}, or use a \
-                 key with higher limits (`terse keys create ... --rpm R --monthly-quota TOKENS`); \
-                 service_get_metrics shows this month's usage"
+                "the key's rate limit is reached{says}: {wait}, or use a key with a higher limit \
+                 (`terse keys create ... --rpm R`)"
             )
         }
         (status, _) if status >= 500 => format!(
@@ -167,6 +171,11 @@ mod tests {
         let limited = rejected(429, "{}");
         assert!(limited.contains("wait 7 s"), "{limited}");
         assert!(rejected(413, "").contains("split"));
+        let quota = rejected(
+            429,
+            r#"{"success":false,"error":{"code":"quota_exceeded"}}"#,
+        );
+        assert!(quota.contains("monthly token quota is used up"), "{quota}");
         assert!(rejected(503, "").contains("status 503"));
         assert!(rejected(404, "not found").contains("SERVICE_URL"));
     }

@@ -128,6 +128,7 @@ def terse_service():
         "compress_only": svc.create_key("mcp-compress", "compress_only"),
         "proxy_only": svc.create_key("mcp-proxy", "proxy_only"),
         "one_rpm": svc.create_key("mcp-limited", "compress_only", "--rpm", "1"),
+        "tiny_quota": svc.create_key("mcp-quota", "compress_only", "--monthly-quota", "5"),
     }
     svc.start()
     yield svc

@@ -289,6 +289,18 @@ def test_rate_limit_is_a_tool_error_that_says_when_to_retry(terse_service):
     assert "rate limit" in text_of(limited[0]) and "wait" in text_of(limited[0])
 
 
+def test_exhausted_monthly_quota_is_a_tool_error(terse_service):
+    async def scenario():
+        env = mcp_env(SERVICE_API_KEY=terse_service.keys["tiny_quota"], SERVICE_URL=terse_service.url)
+        async with mcp_session(env) as (session, _):
+            return [await session.call_tool("service_compress", {"prompt": PROMPT}) for _ in range(3)]
+
+    results = run(scenario())
+    refused = [r for r in results if r.is_error]
+    assert refused, "a key with a 5-token monthly quota is refused once it is used up"
+    assert "monthly token quota is used up" in text_of(refused[0]), text_of(refused[0])
+
+
 @pytest.mark.parametrize("rust_log", ["debug", "trace,rmcp=trace,ureq=trace,ureq_proto=trace"])
 def test_logs_never_contain_the_key_or_the_prompt(terse_service, rust_log):
     key = terse_service.keys["full"]
