@@ -10,7 +10,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// What the caller asked the proxy to do with the prompt text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum ProxyMode {
     /// Forward the text unchanged (the brevity directive is still added unless brevity is off).
     Off,
@@ -30,6 +31,19 @@ impl FromStr for ProxyMode {
                 given: s.to_string(),
                 expected: "off, conservative, balanced, aggressive",
             })
+    }
+}
+
+impl TryFrom<String> for ProxyMode {
+    type Error = filters::UnknownName;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+impl From<ProxyMode> for String {
+    fn from(mode: ProxyMode) -> String {
+        mode.to_string()
     }
 }
 

@@ -9,7 +9,9 @@
 //!    and `prices` to turn saved tokens into USD.
 
 pub mod anthropic;
+pub mod config;
 pub mod estimate;
+pub mod forward;
 #[cfg(test)]
 mod fixtures;
 pub mod input;

@@ -14,6 +14,7 @@
 //! A **pass-through key** is recognised by its prefix, longest first: `sk-ant-` goes to the
 //! `anthropic` target, `sk-or-v1-` to `openrouter`, any other `sk-` to `openai`.
 
+use super::config::ProxyConfig;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -76,18 +77,6 @@ pub struct TargetConfig {
 pub struct ModelRoute {
     pub model: String,
     pub target: String,
-}
-
-/// The routing part of the configuration.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RoutingConfig {
-    /// Target of service-key requests on `/v1/chat/completions` that no other rule placed.
-    pub default_openai_target: String,
-    /// Target of service-key requests on `/v1/messages` that no other rule placed.
-    pub default_anthropic_target: String,
-    #[serde(default)]
-    pub model_routes: Vec<ModelRoute>,
 }
 
 /// A target ready to use: its URL parsed and its override and credential applied.
@@ -227,14 +216,14 @@ impl fmt::Display for RouteError {
 #[derive(Debug)]
 pub struct Router {
     targets: BTreeMap<String, Target>,
-    routing: RoutingConfig,
+    routing: ProxyConfig,
 }
 
 impl Router {
     /// Builds the router from configuration and environment; errors name the bad entry.
     pub fn new(
         targets: &BTreeMap<String, TargetConfig>,
-        routing: &RoutingConfig,
+        routing: &ProxyConfig,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Router, String> {
         let mut built = BTreeMap::new();
@@ -394,7 +383,7 @@ pub fn glob_matches(pattern: &str, name: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn config() -> (BTreeMap<String, TargetConfig>, RoutingConfig) {
+    fn config() -> (BTreeMap<String, TargetConfig>, ProxyConfig) {
         let target = |url: &str, protocol, env: &str| TargetConfig {
             base_url: url.into(),
             protocol,
@@ -422,7 +411,11 @@ mod tests {
                 target("https://api.groq.com/openai", Protocol::Openai, "GROQ_KEY"),
             ),
         ]);
-        let routing = RoutingConfig {
+        let routing = ProxyConfig {
+            default_mode: crate::proxy::input::ProxyMode::Off,
+            default_brevity: filters::BrevityLevel::Off,
+            connect_timeout_ms: 1000,
+            upstream_timeout_ms: 1000,
             default_openai_target: "openai".into(),
             default_anthropic_target: "anthropic".into(),
             model_routes: vec![ModelRoute {
