@@ -203,7 +203,11 @@ pub async fn forward(
         match upstream.read_response_body().await {
             Ok(Some(chunk)) => {
                 scanner.feed(&chunk);
-                if session.write_response_body(Some(chunk), false).await.is_err() {
+                if session
+                    .write_response_body(Some(chunk), false)
+                    .await
+                    .is_err()
+                {
                     return Err(client_gone);
                 }
             }

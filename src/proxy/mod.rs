@@ -11,9 +11,9 @@
 pub mod anthropic;
 pub mod config;
 pub mod estimate;
-pub mod forward;
 #[cfg(test)]
 mod fixtures;
+pub mod forward;
 pub mod input;
 pub mod openai;
 pub mod prices;
