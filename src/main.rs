@@ -2,10 +2,24 @@
 
 use clap::{Parser, Subcommand};
 
+mod admin;
+mod api;
+mod app;
+mod auth;
+mod body;
 mod cli;
-// Wired into the gateway once the service lands; until then only its unit tests use it.
-#[allow(dead_code)]
+mod clock;
+mod config;
+mod error;
+mod gateway;
+mod keys;
+mod limits;
+mod metrics;
 mod proxy;
+mod request;
+mod server;
+mod store;
+mod usage;
 
 #[derive(Parser)]
 #[command(
@@ -24,6 +38,10 @@ enum Command {
     Compress(cli::compress::Args),
     /// Measure the token reduction of every mode on JSONL corpora.
     Eval(cli::eval::Args),
+    /// Run the service: the public API and the admin API (Pingora).
+    Serve(cli::serve::Args),
+    /// Create, list and revoke API keys in the data directory.
+    Keys(cli::keys::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -31,6 +49,8 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Compress(args) => cli::compress::run(args),
         Command::Eval(args) => cli::eval::run(args),
+        Command::Serve(args) => cli::serve::run(args),
+        Command::Keys(args) => cli::keys::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,2 +1,4 @@
 pub mod compress;
 pub mod eval;
+pub mod keys;
+pub mod serve;
