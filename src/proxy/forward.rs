@@ -151,6 +151,9 @@ pub async fn forward(
             .get_http_session(&peer)
             .await
             .map_err(|err| upstream_error(&err))?;
+        // A pooled connection keeps the timeouts it was created with: set them per request.
+        upstream.set_read_timeout(Some(timeouts.read));
+        upstream.set_write_timeout(Some(timeouts.read));
         let sent = async {
             upstream
                 .write_request_header(Box::new(header.clone()))

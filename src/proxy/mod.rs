@@ -14,6 +14,7 @@ pub mod estimate;
 #[cfg(test)]
 mod fixtures;
 pub mod forward;
+pub mod handler;
 pub mod input;
 pub mod openai;
 pub mod prices;

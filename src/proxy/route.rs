@@ -31,13 +31,6 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Protocol::Openai => "openai",
-            Protocol::Anthropic => "anthropic",
-        }
-    }
-
     /// The protocol served at `path` (query string ignored), if the proxy serves it.
     pub fn for_path(path: &str) -> Option<Protocol> {
         match path.split('?').next().unwrap_or(path) {
@@ -285,6 +278,7 @@ impl Router {
         })
     }
 
+    #[cfg(test)]
     pub fn target(&self, name: &str) -> Option<&Target> {
         self.targets.get(name)
     }

@@ -25,6 +25,10 @@ def test_service_key_non_streaming(terse, fresh_mock):
 
 def test_service_key_streaming_passes_each_event_at_once(terse, fresh_mock):
     client = anthropic_client(terse, terse.keys["proxy_only"])
+    # Warm up the SDK's event parsing first (a one-time client cost of tens of milliseconds).
+    for _ in client.messages.create(model="claude-sonnet-4-5", max_tokens=64, messages=MESSAGES,
+                                    stream=True, extra_headers={"X-Mock-Interval-Ms": "0"}):
+        pass
     lags, text = [], ""
     stream = client.messages.create(model="claude-sonnet-4-5", max_tokens=64,
                                     messages=MESSAGES, stream=True,
