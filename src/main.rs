@@ -54,9 +54,23 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader that stopped early (`terse eval ... | head`) is not an error of ours.
+        Err(err) if is_broken_pipe(&err) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("terse: {err:#}");
             std::process::ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
+    err.chain().any(|cause| {
+        let io = cause.downcast_ref::<std::io::Error>().map(|io| io.kind());
+        // serde_json wraps the writer's error without exposing it as a source.
+        let json = cause
+            .downcast_ref::<serde_json::Error>()
+            .and_then(serde_json::Error::io_error_kind);
+        io == Some(BrokenPipe) || json == Some(BrokenPipe)
+    })
 }

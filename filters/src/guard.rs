@@ -1,7 +1,574 @@
 //! The meaning guard: what no stage may drop or change.
+//!
+//! Two levels. Spans ([`protected_spans`]) are stretches of a line that are emitted verbatim by
+//! every stage: quoted strings, XML/HTML-style tags, URLs, e-mail addresses, paths, `{slots}` and
+//! `[SLOTS]`, and vault placeholders. Words ([`is_guard_word`]) are single words that may never be
+//! dropped or rewritten: negations and restrictive words, numbers, identifiers and the like.
 
-/// The substrings of `text` that must survive compression in every mode.
-pub fn items(text: &str) -> Vec<&str> {
-    let _ = text;
-    Vec::new()
+use crate::vault::{CLOSE, OPEN};
+
+/// Byte ranges `(start, end)` of `line` that must come out byte-identical, sorted and disjoint.
+pub fn protected_spans(line: &str) -> Vec<(usize, usize)> {
+    let bytes = line.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let end = match b {
+            b'"' => closing(line, i + 1, '"', 400),
+            b'\'' if opens_single_quote(line, i) => closing_single_quote(line, i + 1),
+            b'<' => tag_end(bytes, i),
+            b'{' => slot_end(bytes, i, b'{', b'}'),
+            b'[' => bracket_slot_end(bytes, i),
+            0xE2 if line[i..].starts_with('\u{201C}') => closing(line, i + 3, '\u{201D}', 400),
+            0xE2 if line[i..].starts_with('\u{2018}') => closing(line, i + 3, '\u{2019}', 200),
+            0xEE if line[i..].starts_with(OPEN) => {
+                line[i..].find(CLOSE).map(|p| i + p + CLOSE.len_utf8())
+            }
+            _ if b.is_ascii_alphanumeric() && (i == 0 || !is_word_byte(bytes[i - 1])) => {
+                special_word_end(line, i)
+            }
+            _ => None,
+        };
+        match end {
+            Some(e) if e > i => {
+                spans.push((i, e));
+                i = e;
+            }
+            _ => i += utf8_len(b),
+        }
+    }
+    spans
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+    .max(1)
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// The end (exclusive) of a quoted string opened before `from`, if it closes within `limit` bytes.
+fn closing(line: &str, from: usize, close: char, limit: usize) -> Option<usize> {
+    let rest = line.get(from..)?;
+    let p = rest.find(close)?;
+    (p > 0 && p <= limit).then_some(from + p + close.len_utf8())
+}
+
+fn opens_single_quote(line: &str, i: usize) -> bool {
+    let bytes = line.as_bytes();
+    let before_ok = i == 0 || matches!(bytes[i - 1], b' ' | b'(' | b'[' | b'\t' | b':' | b'=');
+    let after_ok = bytes
+        .get(i + 1)
+        .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'\'');
+    before_ok && after_ok
+}
+
+fn closing_single_quote(line: &str, from: usize) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut j = from;
+    while j < bytes.len() && j - from <= 120 {
+        if bytes[j] == b'\'' {
+            let next = bytes.get(j + 1).copied();
+            let prev = bytes[j - 1];
+            let closes =
+                !prev.is_ascii_whitespace() && next.is_none_or(|n| !n.is_ascii_alphanumeric());
+            if closes {
+                return Some(j + 1);
+            }
+        }
+        j += 1;
+    }
+    None
+}
+
+/// `<tag>`, `</tag>`, `<tag attr="x">`, `<br/>`, `<PLACEHOLDER>`, `<user input>`: structure and slots.
+fn tag_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    if bytes.get(j) == Some(&b'/') {
+        j += 1;
+    }
+    if !bytes.get(j).is_some_and(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    while j < bytes.len() && j - i <= 300 {
+        match bytes[j] {
+            b'>' => return Some(j + 1),
+            b'<' | b'\n' => return None,
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// `{input provided subject}`: a template slot in single braces, on one line.
+fn slot_end(bytes: &[u8], i: usize, open: u8, close: u8) -> Option<usize> {
+    let mut j = i + 1;
+    while j < bytes.len() && j - i <= 120 {
+        let b = bytes[j];
+        if b == close {
+            return (j > i + 1).then_some(j + 1);
+        }
+        if b == open {
+            return None;
+        }
+        j += 1;
+    }
+    None
+}
+
+/// `[PLACEHOLDER]`, `[Your Name]` (slots) and markdown links `[text](url)` (the whole link).
+fn bracket_slot_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let end = slot_end(bytes, i, b'[', b']')?;
+    if bytes.get(end) == Some(&b'(') {
+        return slot_end(bytes, end, b'(', b')').or(Some(end));
+    }
+    let inner = &bytes[i + 1..end - 1];
+    // A slot is written in capitals or title case; `[x]` task boxes and `[1]` citations are kept too.
+    let title_case = inner
+        .split(|b| *b == b' ')
+        .filter(|w| !w.is_empty())
+        .all(|w| !w[0].is_ascii_lowercase());
+    (title_case || inner.len() <= 3).then_some(end)
+}
+
+/// URLs, e-mail addresses and paths, as one run of non-space characters from `i`.
+fn special_word_end(line: &str, i: usize) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut j = i;
+    while j < bytes.len()
+        && !bytes[j].is_ascii_whitespace()
+        && !matches!(bytes[j], b'"' | b'<' | b'>')
+    {
+        j += 1;
+    }
+    let mut run = &line[i..j];
+    // Trailing sentence punctuation is not part of the address.
+    while let Some(last) = run.as_bytes().last() {
+        if matches!(last, b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' | b'\'') {
+            run = &run[..run.len() - 1];
+        } else {
+            break;
+        }
+    }
+    let special = run.contains("://")
+        || run.starts_with("www.")
+        || is_email(run)
+        || (run.contains('/') && run.len() > 2 && !run.contains("//") && looks_like_path(run))
+        || run.contains('\\');
+    special.then_some(i + run.len())
+}
+
+fn is_email(run: &str) -> bool {
+    match run.split_once('@') {
+        Some((user, host)) => !user.is_empty() && host.contains('.') && !host.ends_with('.'),
+        None => false,
+    }
+}
+
+fn looks_like_path(run: &str) -> bool {
+    // `and/or`, `he/she`: a slash between two short words is prose, not a path.
+    let parts: Vec<&str> = run.split('/').collect();
+    if parts.len() == 2
+        && parts
+            .iter()
+            .all(|p| p.len() <= 8 && p.bytes().all(|b| b.is_ascii_lowercase()))
+    {
+        return false;
+    }
+    true
+}
+
+/// Negations and restrictive words: never dropped or changed, and a sentence holding one is
+/// never pruned. These are the meaning guard's words; [`items`] lists them.
+pub fn is_restrictive(lower: &str) -> bool {
+    matches!(
+        lower,
+        "not"
+            | "no"
+            | "never"
+            | "nor"
+            | "neither"
+            | "none"
+            | "nothing"
+            | "nobody"
+            | "nowhere"
+            | "without"
+            | "except"
+            | "excluding"
+            | "exclude"
+            | "unless"
+            | "until"
+            | "only"
+            | "solely"
+            | "exclusively"
+            | "cannot"
+            | "must"
+            | "mustn't"
+            | "shall"
+            | "should"
+            | "avoid"
+            | "refrain"
+            | "forbidden"
+            | "prohibited"
+            | "disallowed"
+            | "don't"
+            | "required"
+            | "mandatory"
+            | "always"
+            | "exactly"
+            | "instead"
+            | "but"
+            | "however"
+            | "unlike"
+            | "stop"
+            | "false"
+            | "true"
+            | "null"
+            | "won't"
+            | "can't"
+            | "ever"
+    ) || lower.ends_with("n't")
+}
+
+/// Words that steer a sentence's sense (quantity, condition, order, comparison, modality):
+/// no word-level rule drops them, though aggressive sentence pruning may drop a whole redundant
+/// sentence that holds one.
+pub fn is_steering(lower: &str) -> bool {
+    matches!(
+        lower,
+        "may"
+            | "might"
+            | "require"
+            | "requires"
+            | "all"
+            | "every"
+            | "each"
+            | "any"
+            | "some"
+            | "both"
+            | "either"
+            | "or"
+            | "if"
+            | "else"
+            | "otherwise"
+            | "whether"
+            | "before"
+            | "after"
+            | "than"
+            | "least"
+            | "most"
+            | "more"
+            | "between"
+            | "over"
+            | "under"
+            | "above"
+            | "below"
+            | "within"
+            | "less"
+            | "fewer"
+            | "max"
+            | "min"
+            | "maximum"
+            | "minimum"
+            | "just"
+            | "although"
+            | "though"
+            | "rather"
+            | "because"
+            | "since"
+            | "against"
+            | "first"
+            | "last"
+            | "once"
+            | "twice"
+            | "per"
+            | "same"
+            | "different"
+            | "other"
+            | "prefer"
+            | "preferred"
+            | "important"
+            | "critical"
+            | "warning"
+            | "note"
+            | "yes"
+    )
+}
+
+/// True for a word (without surrounding punctuation) that no stage may drop or change.
+pub fn is_guard_word(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    if bytes.is_empty() {
+        return false;
+    }
+    if bytes.iter().any(|b| b.is_ascii_digit()) || word.contains(OPEN) {
+        return true;
+    }
+    if !bytes
+        .iter()
+        .all(|b| b.is_ascii_alphabetic() || *b == b'\'' || *b == b'-' || *b >= 0x80)
+    {
+        // Underscores, dots, slashes, @, #, $ ... : identifiers, versions, handles, symbols.
+        return true;
+    }
+    if is_identifier_shaped(word) {
+        return true;
+    }
+    let mut buf = [0u8; 24];
+    match ascii_lower(word, &mut buf) {
+        Some(lower) => is_restrictive(lower) || is_steering(lower),
+        // Long or non-ASCII words are content, and content is never in a drop list.
+        None => false,
+    }
+}
+
+/// A guard word that must survive even sentence pruning: a negation or restrictive word, or a
+/// datum (number, identifier, version, symbol-bearing word).
+pub fn is_required_word(word: &str) -> bool {
+    if !is_guard_word(word) {
+        return false;
+    }
+    let mut buf = [0u8; 24];
+    match ascii_lower(word, &mut buf) {
+        Some(lower)
+            if word
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic() || b == b'\'' || b == b'-') =>
+        {
+            is_restrictive(lower) || is_identifier_shaped(word)
+        }
+        _ => true,
+    }
+}
+
+/// camelCase, PascalCase inside a word, kebab-case with capitals, and CONSTANTS (2+ capitals).
+fn is_identifier_shaped(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let upper = bytes.iter().filter(|b| b.is_ascii_uppercase()).count();
+    if upper >= 2 {
+        return true;
+    }
+    // a lower-case letter followed by a capital: camelCase, iPhone, macOS.
+    bytes
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+}
+
+/// Lower-cases an ASCII word into `buf`; None when it does not fit or is not ASCII.
+pub fn ascii_lower<'b>(word: &str, buf: &'b mut [u8; 24]) -> Option<&'b str> {
+    let bytes = word.as_bytes();
+    if bytes.len() > buf.len() || !word.is_ascii() {
+        return None;
+    }
+    for (d, s) in buf.iter_mut().zip(bytes) {
+        *d = s.to_ascii_lowercase();
+    }
+    std::str::from_utf8(&buf[..bytes.len()]).ok()
+}
+
+/// The substrings of `text` that must survive compression in every mode, with the default
+/// protections: see [`items_with`].
+pub fn items(text: &str) -> Vec<String> {
+    items_with(text, &crate::Options::default())
+}
+
+/// The substrings of `text` that must survive compression under `options`: quoted strings, tags,
+/// URLs, addresses, paths and slots, negations and restrictive words, numbers and identifiers.
+/// Vault items are left out (the vault checks them byte for byte), and so are HTML comments and
+/// zero-width characters, which formatting cleanup removes by design. Used by the evaluation and
+/// the property tests to check retention.
+pub fn items_with(text: &str, options: &crate::Options) -> Vec<String> {
+    let sealed = crate::vault::seal(text, options);
+    let visible = without_comments_and_invisibles(sealed.text());
+    let mut out: Vec<String> = Vec::new();
+    for line in visible.lines() {
+        let line = strip_list_marker(line);
+        let spans = protected_spans(line);
+        let mut last = 0;
+        for &(s, e) in &spans {
+            words_into(&line[last..s], &mut out);
+            let span = line[s..e].trim_end();
+            if !span.contains([OPEN, CLOSE]) {
+                out.push(span.to_string());
+            }
+            last = e;
+        }
+        words_into(&line[last..], &mut out);
+    }
+    out
+}
+
+fn without_comments_and_invisibles(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find("<!--") {
+        let Some(end) = rest[pos..].find("-->") else {
+            break;
+        };
+        out.push_str(&rest[..pos]);
+        rest = &rest[pos + end + 3..];
+    }
+    out.push_str(rest);
+    out.retain(|c| !matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'));
+    out
+}
+
+fn words_into(free: &str, out: &mut Vec<String>) {
+    // Table pipes are structure that cleanup re-spaces: cells are separate words.
+    for chunk in free.split(|c: char| c.is_whitespace() || c == '|') {
+        let word = trim_punct(chunk);
+        if is_required_word(word) && !is_markup(word) && !word.contains([OPEN, CLOSE]) {
+            out.push(word.to_string());
+        }
+    }
+}
+
+/// Markdown and list markup that formatting cleanup may legitimately rewrite.
+fn is_markup(word: &str) -> bool {
+    word.bytes().all(|b| {
+        matches!(
+            b,
+            b'*' | b'_'
+                | b'#'
+                | b'-'
+                | b'|'
+                | b'='
+                | b'~'
+                | b'>'
+                | b'+'
+                | b'`'
+                | b':'
+                | b'<'
+                | b'!'
+        )
+    })
+}
+
+/// A list item's marker (`- `, `12. `, `- [x] `) is structure, not content.
+fn strip_list_marker(line: &str) -> &str {
+    let t = line.trim_start_matches([' ', '\t', '>']);
+    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+    let rest = if digits > 0 && t[digits..].starts_with(['.', ')']) {
+        &t[digits + 1..]
+    } else if t.starts_with(['-', '*', '+']) {
+        &t[1..]
+    } else {
+        return line;
+    };
+    if !rest.starts_with(' ') {
+        return line;
+    }
+    let rest = rest.trim_start();
+    for task in ["[ ] ", "[x] ", "[X] "] {
+        if let Some(r) = rest.strip_prefix(task) {
+            return r;
+        }
+    }
+    rest
+}
+
+/// A word without the punctuation around it.
+pub fn trim_punct(chunk: &str) -> &str {
+    chunk
+        .trim_start_matches(['(', '[', '"', '\'', '*', '_', '|', '\u{201C}', '\u{2018}'])
+        .trim_end_matches([
+            '.', ',', ';', ':', '!', '?', ')', ']', '"', '\'', '*', '_', '|', '\u{201D}',
+            '\u{2019}',
+        ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans_of(line: &str) -> Vec<&str> {
+        protected_spans(line)
+            .into_iter()
+            .map(|(s, e)| &line[s..e])
+            .collect()
+    }
+
+    #[test]
+    fn quoted_strings_tags_urls_and_slots_are_spans() {
+        assert_eq!(
+            spans_of(r#"My first request is "I need help.""#),
+            vec![r#""I need help.""#]
+        );
+        assert_eq!(
+            spans_of("wrap it in <rules> and </rules> now"),
+            vec!["<rules>", "</rules>"]
+        );
+        assert_eq!(
+            spans_of("see https://example.com/a?b=1."),
+            vec!["https://example.com/a?b=1"]
+        );
+        assert_eq!(
+            spans_of("mail me@example.org, or edit src/main.rs"),
+            vec!["me@example.org", "src/main.rs"]
+        );
+        assert_eq!(
+            spans_of("Subject: {input provided subject}"),
+            vec!["{input provided subject}"]
+        );
+        assert_eq!(
+            spans_of("use a 'Student Level' that fits"),
+            vec!["'Student Level'"]
+        );
+        assert_eq!(spans_of("don't and can't are words"), Vec::<&str>::new());
+        assert_eq!(spans_of("and/or he/she"), Vec::<&str>::new());
+        assert_eq!(
+            spans_of("[Your Name] and [link](http://x.y)"),
+            vec!["[Your Name]", "[link](http://x.y)"]
+        );
+    }
+
+    #[test]
+    fn guard_words() {
+        for w in [
+            "not",
+            "Never",
+            "don't",
+            "without",
+            "only",
+            "must",
+            "3.5",
+            "v2",
+            "camelCase",
+            "snake_case",
+            "JSON",
+            "iPhone",
+            "2024-01-01",
+            "50%",
+        ] {
+            assert!(is_guard_word(w), "{w}");
+        }
+        for w in [
+            "the",
+            "really",
+            "please",
+            "basically",
+            "Output",
+            "well-known",
+            "café",
+        ] {
+            assert!(!is_guard_word(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn items_lists_guard_words_and_spans() {
+        let items = items(r#"Do not use "foo bar" or src/x.rs before 5 PM. <!-- not 7 -->"#);
+        for expected in ["not", "\"foo bar\"", "src/x.rs", "5", "PM"] {
+            assert!(items.iter().any(|i| i == expected), "{expected}");
+        }
+        assert!(!items.iter().any(|i| i == "7"));
+    }
 }

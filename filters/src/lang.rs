@@ -1,7 +1,187 @@
 //! Which language a text is in, as far as the English word lists care.
+//!
+//! English rules (phrase rewrites, word dropping, sentence pruning) only run on text that reads
+//! as English; every other language gets the language-neutral cleanups alone. The decision is
+//! made per text and again per sentence, so an English prompt that quotes Chinese or French
+//! leaves those sentences as they are.
 
-/// True when the text's prose reads as English, so English word lists may be applied.
+use crate::guard::ascii_lower;
+
+/// True when the text's prose reads as English.
 pub fn is_english(text: &str) -> bool {
-    let _ = text;
-    true
+    let (mut english, mut foreign, mut words, mut non_latin) = (0usize, 0usize, 0usize, 0usize);
+    for word in text
+        .split(|c: char| !c.is_alphabetic() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .take(4000)
+    {
+        words += 1;
+        if !word.is_ascii() && word.chars().any(is_non_latin_letter) {
+            non_latin += 1;
+            continue;
+        }
+        let mut buf = [0u8; 24];
+        if let Some(lower) = ascii_lower(word, &mut buf) {
+            if is_english_marker(lower) {
+                english += 1;
+            } else if is_foreign_marker(lower) {
+                foreign += 1;
+            }
+        }
+    }
+    if words == 0 {
+        return false;
+    }
+    // CJK scripts write many characters per "word", so count them generously.
+    english * 10 >= words && foreign * 2 < english && non_latin * 4 < words
+}
+
+/// True when a single sentence is English enough for the English rules.
+pub fn sentence_is_english(sentence: &str) -> bool {
+    !sentence.chars().any(is_non_latin_letter) && !has_foreign_accents(sentence)
+}
+
+fn has_foreign_accents(s: &str) -> bool {
+    // A sentence with several accented Latin letters is French, Spanish, German, ... ;
+    // a single one is a borrowed word (café, naïve) in English prose.
+    s.chars()
+        .filter(|c| c.is_alphabetic() && !c.is_ascii())
+        .count()
+        >= 3
+}
+
+/// A letter of a script other than Latin: CJK, Cyrillic, Greek, Arabic, Hebrew, Indic, Thai, ...
+pub fn is_non_latin_letter(c: char) -> bool {
+    c.is_alphabetic() && (c as u32) >= 0x0370 && !((0x1E00..=0x1EFF).contains(&(c as u32)))
+}
+
+fn is_english_marker(w: &str) -> bool {
+    matches!(
+        w,
+        "the"
+            | "and"
+            | "of"
+            | "to"
+            | "is"
+            | "are"
+            | "you"
+            | "your"
+            | "that"
+            | "with"
+            | "for"
+            | "this"
+            | "be"
+            | "will"
+            | "it"
+            | "on"
+            | "as"
+            | "an"
+            | "in"
+            | "or"
+            | "not"
+            | "from"
+            | "what"
+            | "which"
+            | "when"
+            | "should"
+            | "must"
+            | "each"
+            | "i"
+            | "my"
+            | "a"
+            | "if"
+    )
+}
+
+fn is_foreign_marker(w: &str) -> bool {
+    matches!(
+        w,
+        "der"
+            | "die"
+            | "das"
+            | "und"
+            | "ist"
+            | "nicht"
+            | "ich"
+            | "sie"
+            | "mit"
+            | "ein"
+            | "eine"
+            | "le"
+            | "la"
+            | "les"
+            | "et"
+            | "est"
+            | "une"
+            | "des"
+            | "pour"
+            | "vous"
+            | "je"
+            | "que"
+            | "el"
+            | "los"
+            | "las"
+            | "y"
+            | "es"
+            | "por"
+            | "una"
+            | "para"
+            | "con"
+            | "como"
+            | "del"
+            | "il"
+            | "di"
+            | "che"
+            | "non"
+            | "della"
+            | "sono"
+            | "het"
+            | "een"
+            | "van"
+            | "niet"
+            | "och"
+            | "att"
+            | "som"
+            | "jest"
+            | "nie"
+            | "się"
+            | "na"
+            | "da"
+            | "em"
+            | "os"
+            | "um"
+            | "não"
+            | "uma"
+            | "ne"
+            | "du"
+            | "au"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_english_and_others() {
+        assert!(is_english(
+            "I want you to act as a translator and you will reply in the language."
+        ));
+        assert!(!is_english(
+            "Je veux que vous agissiez comme un traducteur et que vous répondiez."
+        ));
+        assert!(!is_english(
+            "Ich möchte, dass du als Übersetzer arbeitest und nicht erklärst."
+        ));
+        assert!(!is_english("我希望你充当翻译，并且只回复翻译结果。"));
+        assert!(!is_english(""));
+    }
+
+    #[test]
+    fn sentences_in_other_scripts_are_not_english() {
+        assert!(sentence_is_english("Reply in English only."));
+        assert!(!sentence_is_english("请只回复翻译结果。"));
+        assert!(!sentence_is_english("Пожалуйста, ответьте кратко."));
+        assert!(sentence_is_english("Order a café latte."));
+    }
 }

@@ -34,13 +34,15 @@ pub fn compress(text: &str, options: &Options) -> Compressed {
 
     let sealed = vault::seal(text, options);
     let protected_items = sealed.counts();
-    let english = lang::is_english(sealed.text());
+    let ctx = stages::Context {
+        mode: options.mode,
+        tokenizer,
+        english: lang::is_english(sealed.text()),
+    };
 
-    let deterministic = stages::deterministic(sealed.text(), options.mode, english);
-    let dense = stages::density(&deterministic, options.mode, english);
-
-    let restored_deterministic = sealed.restore(&deterministic);
-    let restored = sealed.restore(&dense);
+    let staged = stages::run(sealed.text(), &ctx);
+    let restored_deterministic = sealed.restore(&staged.deterministic);
+    let restored = sealed.restore(&staged.dense);
     let integrity_passed = match (&restored_deterministic, &restored) {
         (Some(a), Some(b)) => sealed.verify(a) && sealed.verify(b),
         _ => false,

@@ -1,0 +1,250 @@
+//! A prose line as a sequence of whitespace-separated chunks, each a word with the punctuation
+//! around it, or a protected span (quoted string, tag, URL, ...) that must be emitted verbatim.
+//! The English stages edit this sequence and render it back.
+
+use crate::guard::{is_guard_word, protected_spans};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    pub text: String,
+    /// Verbatim: a protected span (with any punctuation glued to it) or a guard word.
+    pub fixed: bool,
+    /// A protected span: never matched by any rule.
+    pub span: bool,
+    /// Byte range of the bare word inside `text`.
+    pub core: (usize, usize),
+}
+
+impl Chunk {
+    fn new(text: &str, protected: bool) -> Chunk {
+        let core = crate::guard::trim_punct(text);
+        let start = core.as_ptr() as usize - text.as_ptr() as usize;
+        let core_range = if core.is_empty() {
+            (0, 0)
+        } else {
+            (start, start + core.len())
+        };
+        let fixed = protected || is_guard_word(core);
+        Chunk {
+            text: text.to_string(),
+            fixed,
+            span: protected,
+            core: core_range,
+        }
+    }
+
+    pub fn core(&self) -> &str {
+        &self.text[self.core.0..self.core.1]
+    }
+
+    pub fn lead(&self) -> &str {
+        &self.text[..self.core.0]
+    }
+
+    pub fn trail(&self) -> &str {
+        &self.text[self.core.1..]
+    }
+
+    /// True when the chunk ends a sentence (`.`, `!`, `?`, possibly inside a closing quote).
+    pub fn ends_sentence(&self) -> bool {
+        let t = self
+            .trail()
+            .trim_end_matches(['"', '\'', ')', '\u{201D}', '*']);
+        let ends = t.ends_with(['.', '!', '?'])
+            || (self.fixed && self.text.ends_with(['.', '!', '?']) && !self.core().contains('.'));
+        ends && !is_abbreviation(self.core())
+    }
+
+    /// The word lower-cased, when it is a plain ASCII word the word lists can name.
+    pub fn lower(&self) -> Option<String> {
+        let core = self.core();
+        (!self.fixed
+            && !core.is_empty()
+            && core.len() <= 24
+            && core
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic() || b == b'\'' || b == b'-'))
+        .then(|| core.to_ascii_lowercase())
+    }
+
+    /// The word lower-cased for phrase matching, guard words included (never a protected span).
+    pub fn lower_any(&self) -> Option<Lower> {
+        if self.span {
+            return None;
+        }
+        Lower::of(self.core())
+    }
+
+    pub fn is_capitalized(&self) -> bool {
+        self.core()
+            .as_bytes()
+            .first()
+            .is_some_and(|b| b.is_ascii_uppercase())
+    }
+}
+
+/// A short ASCII word lower-cased on the stack: the word lists are matched once per word, and
+/// an allocation per word would cost more than the match.
+#[derive(Clone, Copy)]
+pub struct Lower {
+    buf: [u8; 24],
+    len: u8,
+}
+
+impl Lower {
+    fn of(core: &str) -> Option<Lower> {
+        let bytes = core.as_bytes();
+        if bytes.is_empty()
+            || bytes.len() > 24
+            || !bytes
+                .iter()
+                .all(|b| b.is_ascii_alphabetic() || *b == b'\'' || *b == b'-')
+        {
+            return None;
+        }
+        let mut buf = [0u8; 24];
+        for (d, s) in buf.iter_mut().zip(bytes) {
+            *d = s.to_ascii_lowercase();
+        }
+        Some(Lower {
+            buf,
+            len: bytes.len() as u8,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII bytes were copied in.
+        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for Lower {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+fn is_abbreviation(core: &str) -> bool {
+    matches!(
+        core,
+        "e.g" | "i.e" | "etc" | "vs" | "Mr" | "Mrs" | "Ms" | "Dr" | "St" | "approx" | "cf" | "al"
+    )
+}
+
+/// Splits prose content into chunks; protected spans stay whole with the punctuation touching them.
+pub fn split(content: &str) -> Vec<Chunk> {
+    let spans = protected_spans(content);
+    let bytes = content.as_bytes();
+    let mut chunks = Vec::new();
+    let mut i = 0;
+    let mut span_idx = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        // A chunk runs to the next whitespace that is not inside a protected span.
+        let start = i;
+        let mut protected = false;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            while span_idx < spans.len() && spans[span_idx].1 <= i {
+                span_idx += 1;
+            }
+            if let Some(&(s, e)) = spans.get(span_idx)
+                && s <= i
+            {
+                protected = true;
+                i = e;
+                span_idx += 1;
+                continue;
+            }
+            i += 1;
+        }
+        chunks.push(Chunk::new(&content[start..i], protected));
+    }
+    chunks
+}
+
+/// Joins chunks back with single spaces.
+pub fn render(chunks: &[Chunk]) -> String {
+    let mut out = String::with_capacity(chunks.iter().map(|c| c.text.len() + 1).sum());
+    for c in chunks {
+        if c.text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&c.text);
+    }
+    out
+}
+
+/// Removes chunk `i`, moving its punctuation to its neighbours so sentences stay well formed.
+pub fn remove(chunks: &mut Vec<Chunk>, i: usize) {
+    let removed = chunks.remove(i);
+    let lead = removed.lead().to_string();
+    let trail = removed.trail().to_string();
+    if !trail.is_empty() {
+        if i > 0 {
+            let prev = &mut chunks[i - 1];
+            if !prev.trail().ends_with(trail.as_str()) {
+                prev.text.push_str(&trail);
+            }
+        } else if trail.contains(['.', '!', '?', ':', ')', '"']) && !chunks.is_empty() {
+            // nothing before it: the sentence mark is carried by the next word only if it closes something
+        }
+    }
+    if !lead.is_empty() && i < chunks.len() {
+        let next = &mut chunks[i];
+        next.text.insert_str(0, &lead);
+        next.core = (next.core.0 + lead.len(), next.core.1 + lead.len());
+    }
+}
+
+/// Capitalises the first letter of a plain word (used when a dropped word started a sentence).
+pub fn capitalize(chunk: &mut Chunk) {
+    if chunk.fixed {
+        return;
+    }
+    let at = chunk.core.0;
+    if let Some(b) = chunk.text.as_bytes().get(at)
+        && b.is_ascii_lowercase()
+    {
+        let upper = (b.to_ascii_uppercase() as char).to_string();
+        chunk.text.replace_range(at..at + 1, &upper);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_words_and_keeps_spans_whole() {
+        let chunks = split(r#"My first request is "I need help, now." Thanks."#);
+        let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "My",
+                "first",
+                "request",
+                "is",
+                "\"I need help, now.\"",
+                "Thanks."
+            ]
+        );
+        assert!(chunks[4].fixed && chunks[4].ends_sentence());
+        assert_eq!(chunks[5].core(), "Thanks");
+        assert_eq!(chunks[5].trail(), ".");
+    }
+
+    #[test]
+    fn removing_moves_punctuation() {
+        let mut chunks = split("Write it, the end.");
+        remove(&mut chunks, 3);
+        assert_eq!(render(&chunks), "Write it, the.");
+    }
+}

@@ -1,0 +1,397 @@
+//! Formatting cleanup, the same in every language: line endings, zero-width characters, HTML
+//! comments, trailing and repeated whitespace, blank lines, thematic breaks, decorative emphasis
+//! and emoji, table padding, and exact duplicate lines. Quoted strings, tags, URLs and other
+//! protected spans are copied verbatim.
+
+use super::lines::{self, Kind, Line};
+use crate::guard::protected_spans;
+use crate::options::Mode;
+use std::collections::HashSet;
+
+/// Runs the cleanup on sealed text.
+pub fn run(text: &str, mode: Mode) -> String {
+    let text = strip_invisible(text);
+    let parsed = lines::parse(&text);
+    let compact = mode >= Mode::Balanced;
+    let mut out: Vec<String> = Vec::with_capacity(parsed.len());
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut last_blank = true;
+
+    for (i, line) in parsed.iter().enumerate() {
+        match line.kind {
+            Kind::FrontMatter => {
+                out.push(
+                    format!("{}{}", line.prefix, line.content)
+                        .trim_end()
+                        .to_string(),
+                );
+                last_blank = false;
+            }
+            Kind::Blank => {
+                if !compact && !last_blank {
+                    out.push(String::new());
+                }
+                last_blank = true;
+            }
+            Kind::Rule => {
+                // A `---` or `===` under a paragraph line is a setext heading underline.
+                if let Some(prev) = parsed
+                    .get(i.wrapping_sub(1))
+                    .filter(|p| p.kind == Kind::Text)
+                    && let Some(last) = out.last_mut()
+                    && !last.is_empty()
+                    && matches!(line.content.as_bytes()[0], b'=' | b'-')
+                {
+                    let level = if line.content.starts_with('=') {
+                        "# "
+                    } else {
+                        "## "
+                    };
+                    *last = format!(
+                        "{}{}{}",
+                        prev.prefix,
+                        level,
+                        clean_inline(prev.content, false)
+                    );
+                }
+            }
+            Kind::Sealed => {
+                out.push(format!("{}{}", line.prefix, line.content.trim_end()));
+                last_blank = false;
+            }
+            Kind::TableRow => {
+                out.push(format!(
+                    "{}{}",
+                    line.prefix,
+                    clean_table_row(line.content, compact)
+                ));
+                last_blank = false;
+            }
+            Kind::TableSeparator => {
+                out.push(format!("{}{}", line.prefix, clean_separator(line.content)));
+                last_blank = false;
+            }
+            Kind::Heading(_) | Kind::ListItem | Kind::Text => {
+                let mut content = clean_inline(line.content, line.kind != Kind::Text);
+                // `## Title ##`: a heading's closing hashes are decoration.
+                if matches!(line.kind, Kind::Heading(_))
+                    && content.ends_with('#')
+                    && content.trim_end_matches('#').ends_with(' ')
+                {
+                    content = content.trim_end_matches('#').trim_end().to_string();
+                }
+                if content.is_empty() && line.kind == Kind::Text {
+                    continue;
+                }
+                if is_duplicate(line, &content, &mut seen, &parsed) {
+                    continue;
+                }
+                out.push(format!(
+                    "{}{}",
+                    line.prefix.trim_end_matches([' ', '\t']).to_string() + sep(line),
+                    content
+                ));
+                last_blank = false;
+            }
+        }
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    let mut joined = out.join("\n");
+    if text.ends_with('\n') && !joined.is_empty() {
+        joined.push('\n');
+    }
+    joined
+}
+
+/// The single space a heading or list marker needs before its content.
+fn sep(line: &Line<'_>) -> &'static str {
+    match line.kind {
+        Kind::Heading(_) | Kind::ListItem => " ",
+        _ => "",
+    }
+}
+
+/// Exact duplicate lines of some length say nothing new the second time.
+fn is_duplicate<'a>(
+    line: &Line<'a>,
+    _content: &str,
+    seen: &mut HashSet<&'a str>,
+    _all: &[Line<'a>],
+) -> bool {
+    if matches!(line.kind, Kind::Heading(_)) {
+        return false;
+    }
+    let key = line.content.trim_end();
+    if key.split_whitespace().count() < 4 {
+        return false;
+    }
+    !seen.insert(key)
+}
+
+/// Removes `\r` before `\n`, zero-width characters and HTML comments.
+fn strip_invisible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find("<!--") {
+        match rest[pos..].find("-->") {
+            Some(end) => {
+                push_visible(&mut out, &rest[..pos]);
+                rest = &rest[pos + end + 3..];
+            }
+            None => break,
+        }
+    }
+    push_visible(&mut out, rest);
+    out
+}
+
+fn push_visible(out: &mut String, s: &str) {
+    if s.is_ascii() && !s.contains('\r') {
+        out.push_str(s);
+        return;
+    }
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' => {}
+            '\r' if chars.peek() == Some(&'\n') => {}
+            _ => out.push(c),
+        }
+    }
+}
+
+/// Collapses whitespace and removes decorative emphasis outside protected spans.
+pub fn clean_inline(content: &str, structural: bool) -> String {
+    let content = content.trim();
+    let mut out = String::with_capacity(content.len());
+    let spans = protected_spans(content);
+    let mut last = 0;
+    for &(s, e) in &spans {
+        clean_free(&content[last..s], structural, &mut out);
+        out.push_str(&content[s..e]);
+        last = e;
+    }
+    clean_free(&content[last..], structural, &mut out);
+    out.trim().to_string()
+}
+
+fn clean_free(free: &str, structural: bool, out: &mut String) {
+    let stripped;
+    let free = if structural && !free.is_ascii() {
+        stripped = strip_decorative_emoji(free);
+        stripped.as_str()
+    } else {
+        free
+    };
+    let markers = emphasis_markers(free);
+    let bytes = free.as_bytes();
+    let mut i = 0;
+    let mut next_marker = markers.iter().peekable();
+    while i < bytes.len() {
+        if let Some(&&(at, width)) = next_marker.peek()
+            && at == i
+        {
+            next_marker.next();
+            i += width;
+            continue;
+        }
+        let b = bytes[i];
+        if b == b' ' || b == b'\t' {
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+            while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+                i += 1;
+            }
+            continue;
+        }
+        let len = super::utf8_len(b);
+        out.push_str(&free[i..i + len]);
+        i += len;
+    }
+}
+
+/// Positions and widths of paired emphasis markers (`**bold**`, `*italic*`): an opener after a
+/// boundary and before a word, a closer after a word and before a boundary. Unpaired asterisks
+/// (`*args`, `{**kwargs}`, `2 * 3`) are not emphasis and stay.
+fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
+    let bytes = free.as_bytes();
+    let mut found = Vec::new();
+    let mut open: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'*' {
+            i += 1;
+            continue;
+        }
+        let width = bytes[i..].iter().take_while(|b| **b == b'*').count();
+        if width > 2 {
+            i += width;
+            continue;
+        }
+        let before = if i == 0 { None } else { Some(bytes[i - 1]) };
+        let after = bytes.get(i + width).copied();
+        let space_or_open =
+            |b: Option<u8>| b.is_none_or(|b| b == b' ' || b == b'\t' || b == b'(' || b == b'"');
+        let word = |b: Option<u8>| b.is_some_and(|b| !b.is_ascii_whitespace() && b != b'*');
+        let closer_next = |b: Option<u8>| {
+            b.is_none_or(|b| {
+                b.is_ascii_whitespace()
+                    || matches!(b, b'.' | b',' | b':' | b';' | b'!' | b'?' | b')' | b'"')
+            })
+        };
+        match open {
+            Some((at, w)) if w == width && word(before) && closer_next(after) => {
+                found.push((at, w));
+                found.push((i, width));
+                open = None;
+            }
+            _ if space_or_open(before) && word(after) => open = Some((i, width)),
+            _ => {}
+        }
+        i += width;
+    }
+    found
+}
+
+/// Emoji used as decoration in headings and list bullets; the ones that carry meaning
+/// (check marks, crosses, warnings, prohibitions) stay.
+fn strip_decorative_emoji(s: &str) -> String {
+    // Only an emoji that stands alone as a word is decoration; one inside a word (`⭐/⚠️/💤`) is content.
+    let mut out = String::with_capacity(s.len());
+    for (n, word) in s.split(' ').enumerate() {
+        let decorative = !word.is_empty()
+            && word
+                .chars()
+                .all(|c| is_decorative_emoji(c) || matches!(c, '\u{FE0F}' | '\u{200D}'));
+        if decorative {
+            continue;
+        }
+        if n > 0 && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if s.starts_with(' ') && !out.starts_with(' ') {
+        out.insert(0, ' ');
+    }
+    if s.ends_with(' ') && !out.ends_with(' ') {
+        out.push(' ');
+    }
+    out
+}
+
+fn is_decorative_emoji(c: char) -> bool {
+    let u = c as u32;
+    let meaningful = matches!(
+        c,
+        '✅' | '❌'
+            | '⚠'
+            | '✔'
+            | '✖'
+            | '✗'
+            | '✘'
+            | '☑'
+            | '🚫'
+            | '⛔'
+            | '❗'
+            | '❓'
+            | '⭐'
+            | '🔴'
+            | '🟢'
+            | '🟡'
+    );
+    !meaningful && ((0x1F300..=0x1FAFF).contains(&u) || (0x2600..=0x27BF).contains(&u))
+}
+
+fn clean_table_row(content: &str, compact: bool) -> String {
+    let content = content.trim_end();
+    let cells = split_cells(content);
+    let cleaned: Vec<String> = cells.iter().map(|c| clean_inline(c, false)).collect();
+    let sep = if compact { "|" } else { " | " };
+    let inner = cleaned.join(sep);
+    let edge = if compact { "|" } else { "| " };
+    let tail = if compact { "|" } else { " |" };
+    if content.ends_with('|') && !cells.is_empty() {
+        format!("{edge}{inner}{tail}")
+    } else {
+        format!("{edge}{inner}")
+    }
+}
+
+/// The cells of a table row; pipes inside protected spans do not split.
+fn split_cells(row: &str) -> Vec<&str> {
+    let body = row.strip_prefix('|').unwrap_or(row);
+    let body = body.strip_suffix('|').unwrap_or(body);
+    let spans = protected_spans(body);
+    let mut cells = Vec::new();
+    let mut start = 0;
+    let mut span_iter = spans.iter().peekable();
+    for (i, b) in body.bytes().enumerate() {
+        while span_iter.peek().is_some_and(|&&(_, e)| e <= i) {
+            span_iter.next();
+        }
+        let inside = span_iter.peek().is_some_and(|&&(s, e)| s <= i && i < e);
+        if b == b'|' && !inside && (i == 0 || body.as_bytes()[i - 1] != b'\\') {
+            cells.push(&body[start..i]);
+            start = i + 1;
+        }
+    }
+    cells.push(&body[start..]);
+    cells
+}
+
+fn clean_separator(content: &str) -> String {
+    let cells = split_cells(content.trim_end());
+    let parts: Vec<&str> = cells
+        .iter()
+        .map(|c| {
+            let c = c.trim();
+            match (c.starts_with(':'), c.ends_with(':') && c.len() > 1) {
+                (true, true) => ":-:",
+                (true, false) => ":--",
+                (false, true) => "--:",
+                _ => "---",
+            }
+        })
+        .collect();
+    format!("|{}|", parts.join("|"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formatting_is_cleaned() {
+        let text = "# 🚀 Title ##\r\n\r\n\r\nSome   **bold**  text.\u{200B}  \n<!-- note -->\n---\n| a   |  b |\n|-----|:---:|\n";
+        assert_eq!(
+            run(text, Mode::Conservative),
+            "# Title\n\nSome bold text.\n\n| a | b |\n|---|:-:|\n"
+        );
+        assert_eq!(
+            run(text, Mode::Balanced),
+            "# Title\nSome bold text.\n|a|b|\n|---|:-:|\n"
+        );
+    }
+
+    #[test]
+    fn protected_spans_and_identifiers_survive() {
+        let text = "Use __init__ and \"two  spaces\" and *emphasis* here.";
+        assert_eq!(
+            run(text, Mode::Conservative),
+            "Use __init__ and \"two  spaces\" and emphasis here."
+        );
+    }
+
+    #[test]
+    fn duplicate_lines_and_setext_headings() {
+        let text = "Title\n=====\nAlways answer in English please.\nAlways answer in English please.\n- ❌ Do not guess\n";
+        assert_eq!(
+            run(text, Mode::Conservative),
+            "# Title\nAlways answer in English please.\n- ❌ Do not guess\n"
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! The markdown line model the stages share: each line splits into a structural prefix
+//! (indentation, blockquote and list markers, heading hashes) and its content.
+
+use crate::vault::{CLOSE, OPEN};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Blank,
+    /// `#`..`######` heading; the number is its level.
+    Heading(u8),
+    /// A bullet or numbered list item (also inside a blockquote).
+    ListItem,
+    /// A table row: starts and (usually) ends with a pipe.
+    TableRow,
+    /// A table's `|---|:--:|` separator row.
+    TableSeparator,
+    /// `---`, `***`, `___` thematic break.
+    Rule,
+    /// A line that is nothing but one or more vault placeholders (a fenced code block).
+    Sealed,
+    /// YAML front matter at the top of the document, delimiters included.
+    FrontMatter,
+    /// Ordinary prose (also inside a blockquote).
+    Text,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    pub kind: Kind,
+    /// Indentation and markers, kept as written (whitespace runs inside it included).
+    pub prefix: &'a str,
+    pub content: &'a str,
+}
+
+impl Line<'_> {
+    /// True for lines whose content is prose that the English stages may work on.
+    pub fn is_prose(&self) -> bool {
+        matches!(self.kind, Kind::Text | Kind::ListItem | Kind::Heading(_))
+    }
+}
+
+/// Splits a document into lines (without their `\n`) and classifies each.
+pub fn parse(text: &str) -> Vec<Line<'_>> {
+    let mut lines: Vec<Line<'_>> = text.split('\n').map(classify).collect();
+    mark_front_matter(&mut lines);
+    lines
+}
+
+fn mark_front_matter(lines: &mut [Line<'_>]) {
+    if lines.first().map(|l| l.content.trim_end()) != Some("---") || lines.len() < 2 {
+        return;
+    }
+    let Some(close) = lines[1..].iter().take(200).position(|l| {
+        let t = (l.prefix.to_string() + l.content).trim_end().to_string();
+        t == "---" || t == "..."
+    }) else {
+        return;
+    };
+    for line in &mut lines[..=close + 1] {
+        line.kind = Kind::FrontMatter;
+    }
+}
+
+fn classify(raw: &str) -> Line<'_> {
+    let line = raw.strip_suffix('\r').unwrap_or(raw);
+    let trimmed = line.trim_start();
+    if trimmed.is_empty() {
+        return Line {
+            kind: Kind::Blank,
+            prefix: "",
+            content: "",
+        };
+    }
+    let indent = line.len() - trimmed.len();
+    // Blockquote markers belong to the prefix.
+    let mut rest = trimmed;
+    while let Some(r) = rest.strip_prefix('>') {
+        rest = r.trim_start_matches(' ');
+    }
+    let quote_len = trimmed.len() - rest.len();
+    let head_len = indent + quote_len;
+
+    if is_only_placeholders(rest) {
+        return Line {
+            kind: Kind::Sealed,
+            prefix: &line[..head_len],
+            content: rest,
+        };
+    }
+    if is_rule(rest) {
+        return Line {
+            kind: Kind::Rule,
+            prefix: &line[..head_len],
+            content: rest,
+        };
+    }
+    if let Some(level) = heading_level(rest) {
+        let after = &rest[level as usize..];
+        let content = after.trim_start();
+        let p = head_len + level as usize + (after.len() - content.len());
+        return Line {
+            kind: Kind::Heading(level),
+            prefix: &line[..p],
+            content,
+        };
+    }
+    if rest.starts_with('|') {
+        let kind = if is_table_separator(rest) {
+            Kind::TableSeparator
+        } else {
+            Kind::TableRow
+        };
+        return Line {
+            kind,
+            prefix: &line[..head_len],
+            content: rest,
+        };
+    }
+    if let Some(marker) = list_marker_len(rest) {
+        let after = &rest[marker..];
+        let content = after.trim_start();
+        let p = head_len + marker + (after.len() - content.len());
+        return Line {
+            kind: Kind::ListItem,
+            prefix: &line[..p],
+            content,
+        };
+    }
+    Line {
+        kind: Kind::Text,
+        prefix: &line[..head_len],
+        content: rest,
+    }
+}
+
+fn is_only_placeholders(s: &str) -> bool {
+    let t = s.trim_end();
+    if !t.starts_with(OPEN) {
+        return false;
+    }
+    let mut in_ph = false;
+    for c in t.chars() {
+        match c {
+            OPEN => in_ph = true,
+            CLOSE => in_ph = false,
+            c if in_ph && c.is_ascii_digit() => {}
+            c if !in_ph && c.is_whitespace() => {}
+            _ => return false,
+        }
+    }
+    !in_ph
+}
+
+fn is_rule(s: &str) -> bool {
+    let t = s.trim_end();
+    let Some(first) = t.chars().next() else {
+        return false;
+    };
+    matches!(first, '-' | '*' | '_' | '=')
+        && t.chars().filter(|c| !c.is_whitespace()).all(|c| c == first)
+        && t.chars().filter(|c| *c == first).count() >= 3
+}
+
+fn heading_level(s: &str) -> Option<u8> {
+    let hashes = s.bytes().take_while(|b| *b == b'#').count();
+    if (1..=6).contains(&hashes)
+        && s.as_bytes()
+            .get(hashes)
+            .is_none_or(|b| *b == b' ' || *b == b'\t')
+    {
+        Some(hashes as u8)
+    } else {
+        None
+    }
+}
+
+fn is_table_separator(s: &str) -> bool {
+    let t = s.trim_end();
+    t.contains('-')
+        && t.bytes()
+            .all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t'))
+}
+
+/// Length of a list marker (`- `, `* `, `+ `, `1. `, `2) `, with an optional `[ ] ` task box).
+fn list_marker_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut n = match b.first()? {
+        b'-' | b'*' | b'+' => 1,
+        c if c.is_ascii_digit() => {
+            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits > 9 || !matches!(b.get(digits), Some(b'.') | Some(b')')) {
+                return None;
+            }
+            digits + 1
+        }
+        _ => return None,
+    };
+    if !matches!(b.get(n), Some(b' ') | Some(b'\t')) {
+        return None;
+    }
+    n += 1;
+    let rest = &s[n..];
+    for task in ["[ ] ", "[x] ", "[X] "] {
+        if rest.starts_with(task) {
+            n += task.len();
+        }
+    }
+    Some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_markdown_lines() {
+        let doc = "---\nname: x\n---\n# Title\n- item one\n  2. nested\n> quoted text\n| a | b |\n|---|:-:|\n***\n\u{E000}0\u{E001}\nplain";
+        let kinds: Vec<Kind> = parse(doc).iter().map(|l| l.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                Kind::FrontMatter,
+                Kind::FrontMatter,
+                Kind::FrontMatter,
+                Kind::Heading(1),
+                Kind::ListItem,
+                Kind::ListItem,
+                Kind::Text,
+                Kind::TableRow,
+                Kind::TableSeparator,
+                Kind::Rule,
+                Kind::Sealed,
+                Kind::Text,
+            ]
+        );
+        let l = classify("  2. nested");
+        assert_eq!((l.prefix, l.content), ("  2. ", "nested"));
+        let l = classify("> - [ ] task");
+        assert_eq!(
+            (l.prefix, l.content, l.kind),
+            ("> - [ ] ", "task", Kind::ListItem)
+        );
+    }
+}

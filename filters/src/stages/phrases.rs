@@ -1,0 +1,503 @@
+//! Phrase rules: preamble and politeness pruning (conservative and up) and verbose-phrase
+//! rewriting (balanced and up), matched word by word, case-insensitively, on English prose.
+//!
+//! Every rule is token-aware: it is applied only when its replacement is shorter than its
+//! pattern in tokens of the selected tokenizer (checked once per tokenizer per process).
+
+use super::chunks::{self, Chunk};
+use crate::options::{Mode, Tokenizer};
+use crate::tokens;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Where a rule may match.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// Only as the first words of a sentence.
+    Start,
+    Anywhere,
+}
+
+struct Rule {
+    pattern: &'static str,
+    replacement: &'static str,
+    at: At,
+    mode: Mode,
+}
+
+const fn r(pattern: &'static str, replacement: &'static str, at: At, mode: Mode) -> Rule {
+    Rule {
+        pattern,
+        replacement,
+        at,
+        mode,
+    }
+}
+
+use At::{Anywhere, Start};
+use Mode::{Aggressive as A, Balanced as B, Conservative as C};
+
+/// `*` in a pattern matches one plain word, reused by `*` in the replacement.
+static RULES: &[Rule] = &[
+    // Preamble: the framing around a role or task.
+    r("i want you to act as", "act as", Start, C),
+    r("i want you to act like", "act like", Start, C),
+    r("i would like you to act as", "act as", Start, C),
+    r("i'd like you to act as", "act as", Start, C),
+    r("i need you to act as", "act as", Start, C),
+    r(
+        "i want you to play the role of",
+        "play the role of",
+        Start,
+        C,
+    ),
+    r("i want you to", "", Start, C),
+    r("i would like you to", "", Start, C),
+    r("i'd like you to", "", Start, C),
+    r("i need you to", "", Start, C),
+    r("i want you", "", Start, C),
+    r("i would like to ask you to", "", Start, C),
+    r("i would like you", "", Start, C),
+    r("can you please", "", Start, C),
+    r("could you please", "", Start, C),
+    r("would you please", "", Start, C),
+    r("will you please", "", Start, C),
+    r("can you", "", Start, C),
+    r("could you", "", Start, C),
+    r("would you", "", Start, C),
+    r("you are going to", "", Start, C),
+    r("you will need to", "", Start, C),
+    r("you need to", "", Start, C),
+    r("your task is to", "", Start, C),
+    r("your job is to", "", Start, C),
+    r("your goal is to", "", Start, C),
+    r("your role is to", "", Start, C),
+    r("your mission is to", "", Start, C),
+    r("your objective is to", "", Start, C),
+    r("the task is to", "", Start, C),
+    r("my first * is", "first *:", Start, C),
+    r("my first * will be", "first *:", Start, C),
+    r("my first * request is", "first * request:", Start, C),
+    r("my first request is", "first request:", Start, C),
+    r("here is my first", "first", Start, C),
+    r("i will provide you with", "i'll give", Start, C),
+    r("i will give you", "i'll give", Start, C),
+    r("i will provide", "i'll give", Start, C),
+    r("please", "", Anywhere, C),
+    r("kindly", "", Anywhere, C),
+    r("feel free to", "you may", Anywhere, C),
+    r("i would appreciate it if you could", "", Start, C),
+    r("i would appreciate it if you", "", Start, C),
+    r("it would be great if you could", "", Start, C),
+    r("as an ai language model", "", Start, C),
+    // Balanced: verbose phrases with a shorter equal.
+    r("you will", "", Start, B),
+    r("you are to", "", Start, B),
+    r("in order to", "to", Anywhere, B),
+    r("in order for", "for", Anywhere, B),
+    r("so as to", "to", Anywhere, B),
+    r("due to the fact that", "because", Anywhere, B),
+    r("owing to the fact that", "because", Anywhere, B),
+    r("in light of the fact that", "because", Anywhere, B),
+    r("given the fact that", "because", Anywhere, B),
+    r("in spite of the fact that", "although", Anywhere, B),
+    r("despite the fact that", "although", Anywhere, B),
+    r("regardless of the fact that", "although", Anywhere, B),
+    r("the fact that", "that", Anywhere, B),
+    r("at this point in time", "now", Anywhere, B),
+    r("at the present time", "now", Anywhere, B),
+    r("at the current time", "now", Anywhere, B),
+    r("at this moment in time", "now", Anywhere, B),
+    r("in this day and age", "today", Anywhere, B),
+    r("in the event that", "if", Anywhere, B),
+    r("in the case that", "if", Anywhere, B),
+    r("in cases where", "where", Anywhere, B),
+    r("in situations where", "where", Anywhere, B),
+    r("for the purpose of", "for", Anywhere, B),
+    r("for the purposes of", "for", Anywhere, B),
+    r("with the purpose of", "to", Anywhere, B),
+    r("with the aim of", "to", Anywhere, B),
+    r("with the goal of", "to", Anywhere, B),
+    r("with regard to", "about", Anywhere, B),
+    r("with regards to", "about", Anywhere, B),
+    r("in regard to", "about", Anywhere, B),
+    r("in regards to", "about", Anywhere, B),
+    r("with respect to", "about", Anywhere, B),
+    r("in relation to", "about", Anywhere, B),
+    r("in reference to", "about", Anywhere, B),
+    r("pertaining to", "about", Anywhere, B),
+    r("on the subject of", "about", Anywhere, B),
+    r("on the topic of", "about", Anywhere, B),
+    r("a large number of", "many", Anywhere, B),
+    r("a great number of", "many", Anywhere, B),
+    r("a significant number of", "many", Anywhere, B),
+    r("a large amount of", "much", Anywhere, B),
+    r("a great deal of", "much", Anywhere, B),
+    r("a lot of", "many", Anywhere, B),
+    r("lots of", "many", Anywhere, B),
+    r("a wide range of", "many", Anywhere, B),
+    r("a wide variety of", "various", Anywhere, B),
+    r("a variety of", "various", Anywhere, B),
+    r("a range of", "various", Anywhere, B),
+    r("a majority of", "most", Anywhere, B),
+    r("the majority of", "most", Anywhere, B),
+    r("a small number of", "few", Anywhere, B),
+    r("whether or not", "whether", Anywhere, B),
+    r("is able to", "can", Anywhere, B),
+    r("are able to", "can", Anywhere, B),
+    r("has the ability to", "can", Anywhere, B),
+    r("have the ability to", "can", Anywhere, B),
+    r("is capable of", "can", Anywhere, B),
+    r("are capable of", "can", Anywhere, B),
+    r("it is possible to", "you can", Anywhere, B),
+    r("is going to", "will", Anywhere, B),
+    r("are going to", "will", Anywhere, B),
+    r("make sure that", "ensure", Anywhere, B),
+    r("make sure to", "ensure you", Anywhere, B),
+    r("make sure you", "ensure you", Anywhere, B),
+    r("make sure", "ensure", Anywhere, B),
+    r("be sure to", "", Start, B),
+    r("ensure that", "ensure", Anywhere, B),
+    r("in a timely manner", "promptly", Anywhere, B),
+    r(
+        "in a clear and concise manner",
+        "clearly, concisely",
+        Anywhere,
+        B,
+    ),
+    r("in a concise manner", "concisely", Anywhere, B),
+    r("in a clear manner", "clearly", Anywhere, B),
+    r("in a * manner", "*ly", Anywhere, B),
+    r("in a * way", "*ly", Anywhere, B),
+    r("on a daily basis", "daily", Anywhere, B),
+    r("on a regular basis", "regularly", Anywhere, B),
+    r("on a weekly basis", "weekly", Anywhere, B),
+    r("prior to", "before", Anywhere, B),
+    r("subsequent to", "after", Anywhere, B),
+    r("in close proximity to", "near", Anywhere, B),
+    r("in the vicinity of", "near", Anywhere, B),
+    r("take into account", "consider", Anywhere, B),
+    r("take into consideration", "consider", Anywhere, B),
+    r("give consideration to", "consider", Anywhere, B),
+    r("make a decision", "decide", Anywhere, B),
+    r("come to a conclusion", "conclude", Anywhere, B),
+    r("provide an explanation of", "explain", Anywhere, B),
+    r("provide an explanation for", "explain", Anywhere, B),
+    r("give an explanation of", "explain", Anywhere, B),
+    r("provide a summary of", "summarize", Anywhere, B),
+    r("provide a description of", "describe", Anywhere, B),
+    r("provide a list of", "list", Anywhere, B),
+    r("give a list of", "list", Anywhere, B),
+    r("make use of", "use", Anywhere, B),
+    r("make an attempt to", "try to", Anywhere, B),
+    r("in the form of", "as", Anywhere, B),
+    r("by means of", "by", Anywhere, B),
+    r("by way of", "via", Anywhere, B),
+    r("for example", "e.g.", Anywhere, B),
+    r("for instance", "e.g.", Anywhere, B),
+    r("such as", "like", Anywhere, B),
+    r("that is to say", "i.e.", Anywhere, B),
+    r("in other words", "i.e.", Anywhere, B),
+    r("it is important to note that", "note:", Start, B),
+    r("it is worth noting that", "note:", Start, B),
+    r("it should be noted that", "note:", Start, B),
+    r("please note that", "note:", Start, B),
+    r("keep in mind that", "note:", Start, B),
+    r("bear in mind that", "note:", Start, B),
+    r("note that", "note:", Start, B),
+    r("as a result of", "because of", Anywhere, B),
+    r("as well as", "and", Anywhere, B),
+    r("along with", "with", Anywhere, B),
+    r("in addition to", "besides", Anywhere, B),
+    r("in addition", "also", Start, B),
+    r("additionally", "also", Start, B),
+    r("furthermore", "also", Start, B),
+    r("moreover", "also", Start, B),
+    r("all of the", "all", Anywhere, B),
+    r("some of the", "some", Anywhere, B),
+    r("each of the", "each", Anywhere, B),
+    r("any of the", "any", Anywhere, B),
+    r("both of the", "both", Anywhere, B),
+    r("in between", "between", Anywhere, B),
+    r("on top of", "atop", Anywhere, B),
+    r("a sufficient amount of", "enough", Anywhere, B),
+    r("sufficient", "enough", Anywhere, B),
+    r("needs to be", "must be", Anywhere, B),
+    r("need to be", "must be", Anywhere, B),
+    r("it is necessary to", "must", Anywhere, B),
+    r("it is essential to", "must", Anywhere, B),
+    r("there is a need to", "must", Anywhere, B),
+    r("with the exception of", "except", Anywhere, B),
+    r("until such time as", "until", Anywhere, B),
+    r("for the reason that", "because", Anywhere, B),
+    r("in the near future", "soon", Anywhere, B),
+    r("at a later time", "later", Anywhere, B),
+    r("at some point", "sometime", Anywhere, B),
+    r("as follows", "below", Anywhere, B),
+    r("kind of", "", Anywhere, B),
+    r("sort of", "", Anywhere, B),
+    r("of course", "", Anywhere, B),
+    r("in fact", "", Anywhere, B),
+    r("as a matter of fact", "", Anywhere, B),
+    r("needless to say", "", Anywhere, B),
+    r("to be honest", "", Anywhere, B),
+    r("it goes without saying that", "", Anywhere, B),
+    r("at the end of the day", "ultimately", Anywhere, B),
+    r("the way in which", "how", Anywhere, B),
+    r("the manner in which", "how", Anywhere, B),
+    r("in which", "where", Anywhere, B),
+    r("a brief", "brief", Anywhere, B),
+    r("in the context of", "in", Anywhere, B),
+    r("in terms of", "for", Anywhere, B),
+    r("based on the", "per", Anywhere, A),
+    r("based on", "per", Anywhere, A),
+    r("according to", "per", Anywhere, A),
+    r("in particular", "", Anywhere, A),
+];
+
+/// Rules indexed by their first word, keeping only those that save tokens under `tokenizer`.
+struct Table {
+    by_first: HashMap<&'static str, Vec<usize>, BuildFnv>,
+    /// Each rule's pattern split into words, split once.
+    words: Vec<Vec<&'static str>>,
+}
+
+/// FNV-1a: the table is looked up once per word, and its keys are short fixed words, so a
+/// simple hash beats SipHash's flood resistance, which a static table does not need.
+#[derive(Clone, Copy, Default)]
+struct BuildFnv;
+
+struct Fnv(u64);
+
+impl std::hash::BuildHasher for BuildFnv {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+fn table(tokenizer: Tokenizer) -> &'static Table {
+    static O200K: OnceLock<Table> = OnceLock::new();
+    static CL100K: OnceLock<Table> = OnceLock::new();
+    let cell = match tokenizer {
+        Tokenizer::O200kBase => &O200K,
+        Tokenizer::Cl100kBase => &CL100K,
+    };
+    cell.get_or_init(|| build(tokenizer))
+}
+
+fn build(tokenizer: Tokenizer) -> Table {
+    let mut by_first: HashMap<&'static str, Vec<usize>, BuildFnv> = HashMap::default();
+    for (idx, rule) in RULES.iter().enumerate() {
+        let from = format!(" {}", rule.pattern.replace('*', "example"));
+        let to = if rule.replacement.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", rule.replacement.replace('*', "example"))
+        };
+        if tokens::count(&to, tokenizer) >= tokens::count(&from, tokenizer) {
+            continue;
+        }
+        let first = rule.pattern.split(' ').next().unwrap_or_default();
+        by_first.entry(first).or_default().push(idx);
+    }
+    // Longest pattern first, so `i want you to act as` wins over `i want you to`.
+    for list in by_first.values_mut() {
+        list.sort_by_key(|&i| (std::cmp::Reverse(RULES[i].pattern.len()), i));
+    }
+    let words = RULES
+        .iter()
+        .map(|r| r.pattern.split(' ').collect())
+        .collect();
+    Table { by_first, words }
+}
+
+/// Applies the phrase rules of `mode` to one line of English prose.
+pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
+    let table = table(tokenizer);
+    let mut i = 0;
+    while i < chunks.len() {
+        let Some(first) = chunks[i].lower_any() else {
+            i += 1;
+            continue;
+        };
+        let Some(candidates) = table.by_first.get(&*first) else {
+            i += 1;
+            continue;
+        };
+        let at_start = i == 0 || chunks[i - 1].ends_sentence() || chunks[i - 1].text.ends_with(':');
+        let mut applied = false;
+        for &idx in candidates {
+            let rule = &RULES[idx];
+            if rule.mode > mode || (rule.at == At::Start && !at_start) {
+                continue;
+            }
+            if let Some((len, wildcard)) = matches(chunks, i, &table.words[idx]) {
+                apply(chunks, i, len, rule.replacement, wildcard, at_start);
+                applied = true;
+                break;
+            }
+        }
+        // After a rewrite `i` points at the replacement (or what followed the phrase) and is
+        // scanned again; a replacement that starts with its own trigger word is stepped over.
+        // Every rule shortens the text in tokens, so the rescanning ends.
+        if !applied || (i < chunks.len() && chunks[i].lower_any().is_some_and(|w| *w == *first)) {
+            i += 1;
+        }
+    }
+}
+
+/// Matches `pattern` at chunk `i`; returns the number of chunks and the wildcard's word.
+fn matches(chunks: &[Chunk], i: usize, words: &[&str]) -> Option<(usize, Option<String>)> {
+    if i + words.len() > chunks.len() {
+        return None;
+    }
+    let mut wildcard = None;
+    for (k, word) in words.iter().enumerate() {
+        let chunk = &chunks[i + k];
+        // Punctuation may open the first word and close the last, nowhere in between.
+        if (k > 0 && !chunk.lead().is_empty()) || (k + 1 < words.len() && !chunk.trail().is_empty())
+        {
+            return None;
+        }
+        if *word == "*" {
+            wildcard = Some(chunk.lower()?);
+            continue;
+        }
+        if &*chunk.lower_any()? != *word {
+            return None;
+        }
+        // A word written as an identifier or in capitals (`LOTS OF`, `WILL`) is kept as written.
+        if chunk.fixed && !crate::guard::is_guard_word(word) {
+            return None;
+        }
+    }
+    Some((words.len(), wildcard))
+}
+
+fn apply(
+    chunks: &mut Vec<Chunk>,
+    i: usize,
+    len: usize,
+    replacement: &str,
+    wildcard: Option<String>,
+    at_start: bool,
+) {
+    let lead = chunks[i].lead().to_string();
+    let trail = chunks[i + len - 1].trail().to_string();
+    let capital = chunks[i].is_capitalized();
+    let replacement = match &wildcard {
+        Some(w) => replacement.replace('*', w),
+        None => replacement.to_string(),
+    };
+    // A word the replacement shares with the phrase keeps its original spelling (`ANY of the` -> `ANY`).
+    let originals: Vec<String> = chunks[i..i + len]
+        .iter()
+        .map(|c| c.core().to_string())
+        .collect();
+    let mut new: Vec<Chunk> = replacement
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(
+            |w| match originals.iter().find(|o| o.eq_ignore_ascii_case(w)) {
+                Some(o) => plain(o),
+                None => plain(w),
+            },
+        )
+        .collect();
+    if let Some(first) = new.first_mut() {
+        first.text.insert_str(0, &lead);
+        first.core = (first.core.0 + lead.len(), first.core.1 + lead.len());
+    }
+    if let Some(last) = new.last_mut() {
+        last.text.push_str(&trail);
+    }
+    let produced = new.len();
+    chunks.splice(i..i + len, new);
+    if produced == 0 {
+        // The phrase vanished: its punctuation goes to a neighbour, and the next word starts the sentence.
+        let mut carrier = plain("");
+        carrier.text = format!("{lead}{trail}");
+        carrier.core = (lead.len(), lead.len());
+        chunks.insert(i, carrier);
+        chunks::remove(chunks, i);
+        if at_start && i < chunks.len() && chunks[i].text.trim_start_matches([':', ',']).is_empty()
+        {
+            chunks.remove(i);
+        }
+        if at_start && capital && i < chunks.len() {
+            chunks::capitalize(&mut chunks[i]);
+        }
+    } else if at_start && capital {
+        chunks::capitalize(&mut chunks[i]);
+    }
+}
+
+fn plain(word: &str) -> Chunk {
+    let mut chunk = chunks::split(word).pop().unwrap_or_else(|| Chunk {
+        text: String::new(),
+        fixed: false,
+        span: false,
+        core: (0, 0),
+    });
+    chunk.span = false;
+    chunk
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, mode: Mode) -> String {
+        let mut chunks = chunks::split(text);
+        rewrite(&mut chunks, mode, Tokenizer::O200kBase);
+        chunks::render(&chunks)
+    }
+
+    #[test]
+    fn preamble_is_pruned() {
+        assert_eq!(
+            run("I want you to act as a food critic.", Mode::Conservative),
+            "Act as a food critic."
+        );
+        assert_eq!(
+            run("Please, I want you to translate this.", Mode::Conservative),
+            "Translate this."
+        );
+        assert_eq!(
+            run(r#"My first request is "hello there""#, Mode::Conservative),
+            r#"first request: "hello there""#
+        );
+        assert_eq!(
+            run("Could you please summarise it?", Mode::Conservative),
+            "Summarise it?"
+        );
+    }
+
+    #[test]
+    fn verbose_phrases_are_rewritten_in_balanced_only() {
+        let text = "Do this in order to win, due to the fact that it works.";
+        assert_eq!(run(text, Mode::Conservative), text);
+        assert_eq!(
+            run(text, Mode::Balanced),
+            "Do this to win, because it works."
+        );
+    }
+
+    #[test]
+    fn rules_never_match_inside_protected_spans() {
+        let text = r#"Reply "in order to" only."#;
+        assert_eq!(run(text, Mode::Balanced), text);
+    }
+}

@@ -1,0 +1,184 @@
+//! Sentence-level extractive pruning (aggressive): keeps whole informative sentences and drops
+//! the ones that add nothing: near-duplicates of what was already said, and sentences with
+//! almost no content. A sentence holding any guard item (negation, number, identifier, quoted
+//! string, placeholder, ...) is always kept, so pruning never removes a constraint.
+
+use super::chunks::{self, Chunk};
+use super::lines::{self, Kind};
+use crate::lang::sentence_is_english;
+use std::collections::BTreeSet;
+
+/// Share of a sentence's content words already said before, above which it is redundant.
+const REDUNDANT: f64 = 0.5;
+
+pub fn run(text: &str) -> String {
+    let parsed = lines::parse(text);
+    let mut said: BTreeSet<String> = BTreeSet::new();
+    let mut out: Vec<String> = Vec::with_capacity(parsed.len());
+    for line in &parsed {
+        if !(matches!(line.kind, Kind::Text | Kind::ListItem) && sentence_is_english(line.content))
+        {
+            if line.is_prose() {
+                said.extend(content_words(&chunks::split(line.content)));
+            }
+            out.push(format!("{}{}", line.prefix, line.content));
+            continue;
+        }
+        let chunks = chunks::split(line.content);
+        if is_label(line.prefix, &chunks) {
+            said.extend(content_words(&chunks));
+            out.push(format!("{}{}", line.prefix, line.content));
+            continue;
+        }
+        let mut kept: Vec<Chunk> = Vec::with_capacity(chunks.len());
+        for sentence in sentences(&chunks) {
+            let words = content_words(sentence);
+            if keep(sentence, &words, &said) {
+                kept.extend(sentence.iter().cloned());
+            }
+            said.extend(words);
+        }
+        if kept.is_empty() {
+            continue;
+        }
+        out.push(format!("{}{}", line.prefix, chunks::render(&kept)));
+    }
+    out.join("\n")
+}
+
+/// A numbered item or a short label line (`7) Completeness`) is structure, not a sentence.
+fn is_label(prefix: &str, chunks: &[Chunk]) -> bool {
+    prefix.bytes().any(|b| b.is_ascii_digit())
+        || (chunks.len() <= 6 && !chunks.last().is_some_and(Chunk::ends_sentence))
+}
+
+fn keep(sentence: &[Chunk], words: &[String], said: &BTreeSet<String>) -> bool {
+    if sentence
+        .iter()
+        .any(|c| c.span || (c.fixed && crate::guard::is_required_word(c.core())))
+    {
+        return true;
+    }
+    if words.len() <= 2 {
+        return false;
+    }
+    if words.is_empty() {
+        return true;
+    }
+    let known = words.iter().filter(|w| said.contains(*w)).count();
+    (known as f64) < REDUNDANT * words.len() as f64
+}
+
+fn sentences(chunks: &[Chunk]) -> Vec<&[Chunk]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in chunks.iter().enumerate() {
+        if c.ends_sentence() {
+            out.push(&chunks[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < chunks.len() {
+        out.push(&chunks[start..]);
+    }
+    out
+}
+
+/// The sentence's content words, lower-cased and crudely stemmed, in order.
+fn content_words(sentence: &[Chunk]) -> Vec<String> {
+    sentence
+        .iter()
+        .filter_map(Chunk::lower)
+        .filter(|w| w.len() >= 3 && !is_stopword(w))
+        .map(|w| stem(&w))
+        .collect()
+}
+
+fn stem(w: &str) -> String {
+    for suffix in ["ing", "ed", "es", "s"] {
+        if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
+            return w[..w.len() - suffix.len()].to_string();
+        }
+    }
+    w.to_string()
+}
+
+fn is_stopword(w: &str) -> bool {
+    matches!(
+        w,
+        "the"
+            | "and"
+            | "for"
+            | "are"
+            | "you"
+            | "your"
+            | "with"
+            | "that"
+            | "this"
+            | "from"
+            | "will"
+            | "have"
+            | "has"
+            | "was"
+            | "were"
+            | "been"
+            | "their"
+            | "they"
+            | "them"
+            | "what"
+            | "which"
+            | "who"
+            | "how"
+            | "when"
+            | "where"
+            | "why"
+            | "about"
+            | "into"
+            | "then"
+            | "than"
+            | "also"
+            | "can"
+            | "could"
+            | "would"
+            | "should"
+            | "use"
+            | "using"
+            | "make"
+            | "like"
+            | "these"
+            | "those"
+            | "there"
+            | "here"
+            | "such"
+            | "its"
+            | "our"
+            | "out"
+            | "any"
+            | "all"
+            | "one"
+            | "get"
+            | "may"
+            | "each"
+            | "more"
+            | "most"
+            | "some"
+            | "very"
+            | "just"
+            | "over"
+            | "own"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_repeats_and_keeps_constraints() {
+        let text = "Write a short poem about the sea. Write a short poem about the sea waves.\nNever rhyme about the sea poem.";
+        assert_eq!(
+            run(text),
+            "Write a short poem about the sea.\nNever rhyme about the sea poem."
+        );
+    }
+}
