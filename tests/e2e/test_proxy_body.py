@@ -45,7 +45,7 @@ def test_brevity_directive_is_appended_to_the_system_prompt(terse, fresh_mock):
     client.chat.completions.create(
         model="gpt-4o", messages=[{"role": "system", "content": "You are helpful."},
                                   {"role": "user", "content": "hi"}],
-        extra_headers={"X-Service-Brevity": "ultra"})
+        extra_headers={"X-Service-Brevity": "ultra", "X-Service-Mode": "off"})
     messages = json.loads(fresh_mock.last_request()["body"])["messages"]
     assert len(messages) == 2
     assert messages[0]["content"].startswith("You are helpful.")
