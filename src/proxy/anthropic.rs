@@ -186,6 +186,15 @@ pub fn error_body(status: u16, code: &str, message: &str) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::proxy::fixtures::{WORDY, keeps_protected, parse, plan};
+    use crate::proxy::input::ProxyMode;
+
+    /// Text forwarded as sent, so only the directive changes it.
+    fn directive_only(brevity: BrevityLevel) -> Plan {
+        Plan {
+            mode: ProxyMode::Off,
+            brevity,
+        }
+    }
     use crate::proxy::input::VaultStatus;
     use filters::BrevityLevel;
 
@@ -231,7 +240,7 @@ mod tests {
     fn string_system_stays_a_string_and_missing_system_is_added() {
         let body = r#"{"model":"claude-3-5-haiku","system":"Be kind.","messages":[{"role":"user","content":"hi"}]}"#;
         let value = parse(
-            &rewrite(body.as_bytes(), &plan(BrevityLevel::Lite))
+            &rewrite(body.as_bytes(), &directive_only(BrevityLevel::Lite))
                 .body
                 .unwrap(),
         );
@@ -241,7 +250,7 @@ mod tests {
 
         let body = r#"{"model":"claude-3-5-haiku","messages":[{"role":"user","content":"hi"}]}"#;
         let value = parse(
-            &rewrite(body.as_bytes(), &plan(BrevityLevel::Lite))
+            &rewrite(body.as_bytes(), &directive_only(BrevityLevel::Lite))
                 .body
                 .unwrap(),
         );

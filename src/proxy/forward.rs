@@ -120,14 +120,15 @@ fn build_request_header(request: &UpstreamRequest<'_>) -> pingora::Result<Reques
     Ok(header)
 }
 
-/// Sends `request` upstream and streams the answer to `session`, adding `extra_headers`
-/// (the telemetry) to the response header.
+/// Sends `request` upstream and streams the answer to `session`, adding the headers
+/// `extra_headers` resolves to (the telemetry) to the response header. They are awaited only
+/// once the upstream has answered, so work they need (token counts) overlaps the upstream's.
 pub async fn forward(
     connector: &Connector,
     session: &mut Session,
     request: UpstreamRequest<'_>,
     timeouts: Timeouts,
-    extra_headers: &[(&'static str, String)],
+    extra_headers: impl Future<Output = Vec<(&'static str, String)>>,
 ) -> Result<Forwarded, ForwardError> {
     let addr = request
         .target
@@ -186,8 +187,8 @@ pub async fn forward(
             let _ = client_header.append_header(name.clone(), value.clone());
         }
     }
-    for (name, value) in extra_headers {
-        let _ = client_header.insert_header(*name, value.as_str());
+    for (name, value) in extra_headers.await {
+        let _ = client_header.insert_header(name, value);
     }
     let client_gone = ForwardError::Aborted { client_gone: true };
     if session

@@ -181,7 +181,9 @@ pub async fn handle(
     let started = Instant::now();
     let mut outcome = Outcome { key_id: None };
     let result = serve(app, proxy, session, protocol, started, &mut outcome).await;
-    if let Err((error, stats)) = result {
+    if let Err((error, mut stats)) = result {
+        let deferred = std::mem::take(&mut stats.deferred);
+        stats.add_deferred_count(RequestStats::count_deferred(&deferred, stats.tokenizer));
         let telemetry = Telemetry::from_stats(&stats, 0, elapsed_ms(started));
         let _ = respond_error(session, protocol, &error, &telemetry).await;
     }
@@ -238,7 +240,7 @@ async fn serve(
         Caller::Service(key) => Some(key),
         Caller::PassThrough(..) => None,
     };
-    let plan = plan_for(session.req_header().headers.clone(), key_record, app)?;
+    let plan = plan_for(&session.req_header().headers, key_record, app).map_err(plain)?;
 
     let downstream = session.as_downstream_mut();
     if header_str(&downstream.req_header().headers, "expect")
@@ -249,10 +251,11 @@ async fn serve(
     let raw = body::read_capped(downstream, app.config.limits.max_body_bytes)
         .await
         .map_err(plain)?;
-    let Rewritten { body, stats } = match protocol {
+    let rewrite = || match protocol {
         Protocol::Openai => openai::rewrite(&raw, &plan),
         Protocol::Anthropic => anthropic::rewrite(&raw, &plan),
     };
+    let Rewritten { body, stats } = cpu_bound(raw.len(), rewrite);
     let body = body.map_or(raw, Bytes::from);
 
     let request_headers = session.req_header().headers.clone();
@@ -275,11 +278,6 @@ async fn serve(
         }
     };
 
-    let telemetry = Telemetry::from_stats(
-        &stats,
-        proxy.estimator.saved_ahead(stats.brevity_applied),
-        elapsed_ms(started),
-    );
     let path_and_query = session
         .req_header()
         .uri
@@ -294,15 +292,34 @@ async fn serve(
         credential: &credential,
         body,
     };
-    extra_headers.extend(telemetry.headers());
+    // Mode off: the token counts only feed the telemetry, so they are made on a blocking
+    // thread while the upstream works, and joined when its answer arrives.
+    let mut stats = stats;
+    let deferred = std::mem::take(&mut stats.deferred);
+    let tokenizer = stats.tokenizer;
+    let mut counting = (!deferred.is_empty()).then(|| {
+        tokio::task::spawn_blocking(move || RequestStats::count_deferred(&deferred, tokenizer))
+    });
+    let latency_ms = elapsed_ms(started);
+    let output_ahead = proxy.estimator.saved_ahead(stats.brevity_applied);
+    let telemetry_headers = async {
+        if let Some(handle) = counting.take() {
+            stats.add_deferred_count(handle.await.unwrap_or(0));
+        }
+        extra_headers.extend(Telemetry::from_stats(&stats, output_ahead, latency_ms).headers());
+        extra_headers
+    };
     let result = forward::forward(
         &proxy.connector,
         session,
         request,
         proxy.timeouts,
-        &extra_headers,
+        telemetry_headers,
     )
     .await;
+    if let Some(handle) = counting.take() {
+        stats.add_deferred_count(handle.await.unwrap_or(0));
+    }
     let completion_tokens = match &result {
         Ok(done) if (200..300).contains(&done.status) => done.completion_tokens,
         _ => None,
@@ -325,22 +342,39 @@ async fn serve(
     }
 }
 
+/// Bodies up to this many bytes are rewritten inline.
+const INLINE_MAX_BYTES: usize = 16 * 1024;
+
+/// Runs the input stage of a body of `len` bytes. Large bodies (long contexts take
+/// milliseconds to compress) run under `block_in_place`, so the worker's other connections
+/// move to another thread meanwhile; that needs Pingora's multi-thread runtime, the default,
+/// and anything else runs inline.
+fn cpu_bound<T>(len: usize, work: impl FnOnce() -> T) -> T {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if len > INLINE_MAX_BYTES && multi_thread {
+        tokio::task::block_in_place(work)
+    } else {
+        work()
+    }
+}
+
 /// Mode and brevity: the request header, then the key's default, then the configuration.
-fn plan_for(headers: HeaderMap, key: Option<&KeyRecord>, app: &App) -> Result<Plan, Failure> {
+fn plan_for(headers: &HeaderMap, key: Option<&KeyRecord>, app: &App) -> Result<Plan, ProxyError> {
     let config = &app.config.proxy;
-    let mode = match header_str(&headers, MODE_HEADER) {
+    let mode = match header_str(headers, MODE_HEADER) {
         Some(value) => value
             .parse::<ProxyMode>()
-            .map_err(|e| plain(ProxyError::bad_request("invalid_mode", e.to_string())))?,
+            .map_err(|e| ProxyError::bad_request("invalid_mode", e.to_string()))?,
         None => key
             .and_then(|k| k.mode.as_deref())
             .and_then(|m| m.parse().ok())
             .unwrap_or(config.default_mode),
     };
-    let brevity = match header_str(&headers, BREVITY_HEADER) {
+    let brevity = match header_str(headers, BREVITY_HEADER) {
         Some(value) => value
             .parse::<BrevityLevel>()
-            .map_err(|e| plain(ProxyError::bad_request("invalid_brevity", e.to_string())))?,
+            .map_err(|e| ProxyError::bad_request("invalid_brevity", e.to_string()))?,
         None => key
             .and_then(|k| k.brevity)
             .unwrap_or(config.default_brevity),

@@ -102,9 +102,26 @@ pub struct RequestStats {
     pub model: Option<String>,
     /// The brevity level that was actually injected (`off` when the body could not take it).
     pub brevity_applied: BrevityLevel,
+    /// With mode `off`, texts whose tokens are not counted yet: the handler counts them on
+    /// another thread while the upstream works (see [`RequestStats::count_deferred`]).
+    pub deferred: Vec<String>,
 }
 
 impl RequestStats {
+    /// Counts the deferred texts (forwarded unchanged, so they add to both totals).
+    pub fn count_deferred(texts: &[String], tokenizer: Tokenizer) -> usize {
+        texts
+            .iter()
+            .map(|text| filters::count_tokens(text, tokenizer))
+            .sum()
+    }
+
+    /// Adds the count of the deferred texts once it is known.
+    pub fn add_deferred_count(&mut self, tokens: usize) {
+        self.original_tokens += tokens;
+        self.input_tokens += tokens;
+    }
+
     /// Input tokens saved; negative when the directive cost more than compression saved.
     pub fn input_saved(&self) -> i64 {
         self.original_tokens as i64 - self.input_tokens as i64
@@ -178,6 +195,7 @@ pub struct TextRewriter {
     input_tokens: usize,
     engine_ran: bool,
     fallback: bool,
+    deferred: Vec<String>,
 }
 
 impl TextRewriter {
@@ -196,6 +214,7 @@ impl TextRewriter {
             input_tokens: 0,
             engine_ran: false,
             fallback: false,
+            deferred: Vec::new(),
         }
     }
 
@@ -207,9 +226,8 @@ impl TextRewriter {
     /// The text to forward in place of `text`, or `None` when it stays as sent.
     pub fn rewrite(&mut self, text: &str) -> Option<String> {
         let Some(options) = &self.options else {
-            let tokens = filters::count_tokens(text, self.tokenizer);
-            self.original_tokens += tokens;
-            self.input_tokens += tokens;
+            // Mode off: counting only feeds telemetry, so it is left off the request path.
+            self.deferred.push(text.to_string());
             return None;
         };
         let compressed = filters::compress(text, options);
@@ -262,6 +280,7 @@ impl TextRewriter {
             tokenizer: self.tokenizer,
             model,
             brevity_applied,
+            deferred: self.deferred,
         }
     }
 }
@@ -321,8 +340,11 @@ mod tests {
     fn mode_off_counts_but_never_runs_the_engine() {
         let mut rewriter = TextRewriter::new(ProxyMode::Off, Tokenizer::O200kBase);
         assert_eq!(rewriter.rewrite("Hello there, world."), None);
-        let stats = rewriter.finish(None, BrevityLevel::Off);
+        let mut stats = rewriter.finish(None, BrevityLevel::Off);
         assert_eq!(stats.vault, VaultStatus::Bypassed);
+        assert_eq!(stats.original_tokens, 0);
+        let counted = RequestStats::count_deferred(&stats.deferred, stats.tokenizer);
+        stats.add_deferred_count(counted);
         assert!(stats.original_tokens > 0);
         assert_eq!(stats.original_tokens, stats.input_tokens);
     }
