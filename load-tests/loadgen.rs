@@ -8,6 +8,8 @@
 //! Usage: loadgen --url http://127.0.0.1:8080/v1/chat/completions --body FILE
 //!                [--header 'Name: value']... [--rate 200] [--seconds 20] [--connections 8]
 //!                [--warmup 2] [--ttfb]
+//! With a body containing `@@VARY@@`, each request writes its own 8-digit number there (same
+//! length, so `Content-Length` holds): texts that differ on every request.
 //! Prints one JSON object: requests, errors, statuses, and p50/p90/p99/max in milliseconds
 //! (of the whole response, or of the first response byte with `--ttfb`).
 
@@ -130,6 +132,10 @@ fn connect(host: &str) -> std::io::Result<(TcpStream, BufReader<TcpStream>)> {
     Ok((stream, reader))
 }
 
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -173,7 +179,13 @@ fn main() {
                 let mut statuses = std::collections::BTreeMap::<u16, usize>::new();
                 let mut errors = 0usize;
                 let mut conn = None;
+                let marker = find(&request, b"@@VARY@@");
+                let mut own = request.as_ref().clone();
                 for k in (worker..total).step_by(args.connections) {
+                    if let Some(at) = marker {
+                        own[at..at + 8]
+                            .copy_from_slice(format!("{:08}", k % 100_000_000).as_bytes());
+                    }
                     let due = start + interval * k as u32;
                     if let Some(wait) = due.checked_duration_since(Instant::now()) {
                         std::thread::sleep(wait);
@@ -183,7 +195,7 @@ fn main() {
                             conn = Some(connect(&args.host)?);
                         }
                         let (stream, reader) = conn.as_mut().expect("connected above");
-                        stream.write_all(&request)?;
+                        stream.write_all(&own)?;
                         read_response(reader)
                     })();
                     let done = Instant::now();

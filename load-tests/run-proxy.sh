@@ -104,6 +104,10 @@ system, user = texts[0], "\n\n".join(texts[1:])[:19500 - len(texts[0])]
 body = {"model": "gpt-4o", "messages": [{"role": "system", "content": system},
                                         {"role": "user", "content": user}]}
 open(sys.argv[1], "w").write(json.dumps(body))
+# The same request with a user text that differs on every request (loadgen --vary): the
+# system prompt is a cache hit, the user text a miss, as on a new conversation turn.
+body["messages"][1]["content"] = "Request @@VARY@@. " + user
+open(sys.argv[1].replace(".json", "-vary.json"), "w").write(json.dumps(body))
 PYEOF
 TOKENS=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \
     -H "X-Service-Mode: off" -H "X-Service-Brevity: off" --data-binary "@$WORK/body.json" \
@@ -112,19 +116,21 @@ SAVED=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $KEY" -H "Content-Ty
     --data-binary "@$WORK/body.json" "http://127.0.0.1:$TERSE_PORT/v1/chat/completions" \
     | tr -d '\r' | awk -F': ' 'tolower($1)=="x-service-input-saved"{print $2}')
 
-run() { # $1 = name, $2 = port, rest = loadgen flags
-    local name=$1 port=$2; shift 2
-    "$LOADGEN" --url "http://127.0.0.1:$port/v1/chat/completions" --body "$WORK/body.json" \
+run() { # $1 = name, $2 = port, $3 = body file, rest = loadgen flags
+    local name=$1 port=$2 body=$3; shift 3
+    "$LOADGEN" --url "http://127.0.0.1:$port/v1/chat/completions" --body "$body" \
         --rate "$RATE" --seconds "$SECONDS_PER_RUN" --connections "$CONNS" "$@" > "$OUT/$name.json"
     echo "$name $(cat "$OUT/$name.json")" >&2
 }
 AUTH="Authorization: Bearer $KEY"
-run direct "$UPSTREAM"
-run terse_compress "$TERSE_PORT" --header "$AUTH"
+B="$WORK/body.json"; V="$WORK/body-vary.json"
+run direct "$UPSTREAM" "$B"
+run terse_compress_new "$TERSE_PORT" "$V" --header "$AUTH"
+run terse_compress "$TERSE_PORT" "$B" --header "$AUTH"
 RSS_PEAK_KB=$(awk '/VmHWM/{print $2}' "/proc/$TERSE_PID/status")
-run terse_off "$TERSE_PORT" --header "$AUTH" --header "X-Service-Mode: off" --header "X-Service-Brevity: off"
-run nginx "$NGINX_PROXY"
-run direct_again "$UPSTREAM"
+run terse_off "$TERSE_PORT" "$B" --header "$AUTH" --header "X-Service-Mode: off" --header "X-Service-Brevity: off"
+run nginx "$NGINX_PROXY" "$B"
+run direct_again "$UPSTREAM" "$B"
 RSS_KB=$(awk '/VmRSS/{print $2}' "/proc/$TERSE_PID/status")
 
 # --- streaming: time to first byte, direct to the SSE mock and through terse (Anthropic) ----
@@ -142,13 +148,15 @@ $PY - "$OUT" "$TOKENS" "$SAVED" "$RSS_KB" "$RSS_PEAK_KB" "$RATE" "$SECONDS_PER_R
 import json, sys
 out, tokens, saved, rss, peak, rate, secs = sys.argv[1:]
 r = {n: json.load(open(f"{out}/{n}.json")) for n in
-     ["direct", "terse_compress", "terse_off", "nginx", "direct_again", "stream_direct", "stream_terse"]}
+     ["direct", "terse_compress_new", "terse_compress", "terse_off", "nginx", "direct_again", "stream_direct", "stream_terse"]}
 base50 = (r["direct"]["p50_ms"] + r["direct_again"]["p50_ms"]) / 2
 base99 = (r["direct"]["p99_ms"] + r["direct_again"]["p99_ms"]) / 2
 print(f"\nProxy benchmark: {tokens}-token chat request (compression saves {saved} input tokens), "
       f"{rate} req/s for {secs} s, 8 keep-alive connections, terse with 1 worker thread")
 print(f"{'path':<34} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p99 ms':>8} {'+p50 ms':>8} {'+p99 ms':>8}")
-rows = [("direct to mock upstream", "direct"), ("terse, balanced + brevity lite", "terse_compress"),
+rows = [("direct to mock upstream", "direct"),
+        ("terse, balanced+lite, new user text", "terse_compress_new"),
+        ("terse, balanced+lite, repeated text", "terse_compress"),
         ("terse, mode off + brevity off", "terse_off"), ("nginx proxy_pass", "nginx"),
         ("direct again", "direct_again")]
 for label, name in rows:
@@ -163,5 +171,5 @@ print(f"{'streaming TTFB via terse':<34} {st['requests']:>6} {st['errors']:>4} {
 off = r["terse_off"]["p50_ms"] - base50
 ngx = r["nginx"]["p50_ms"] - base50
 print(f"\nadded p50, mode off: terse {off:.3f} ms vs nginx {ngx:.3f} ms (ratio {off / ngx if ngx > 0 else float('nan'):.2f})")
-print(f"terse resident memory: {int(rss) / 1024:.1f} MiB after the runs, peak {int(peak) / 1024:.1f} MiB during the compress run")
+print(f"terse resident memory: {int(rss) / 1024:.1f} MiB after the runs, peak {int(peak) / 1024:.1f} MiB during the compress runs")
 PYEOF

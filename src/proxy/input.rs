@@ -230,7 +230,7 @@ impl TextRewriter {
             self.deferred.push(text.to_string());
             return None;
         };
-        let compressed = filters::compress(text, options);
+        let compressed = super::cache::CompressionCache::global().compress(text, options);
         self.engine_ran = true;
         self.original_tokens += compressed.stats.original_tokens;
         self.input_tokens += compressed.stats.final_tokens;
