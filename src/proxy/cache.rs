@@ -7,13 +7,15 @@
 //! hash collision can never substitute another prompt. When the entries exceed the byte budget
 //! the cache starts over (simple, and the working set refills within a few requests).
 
-use filters::{Compressed, Options};
+use filters::{Compressed, Options, Tokenizer};
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bytes of original plus compressed text the cache may hold.
-const BUDGET_BYTES: usize = 64 * 1024 * 1024;
+const BUDGET_BYTES: usize = 32 * 1024 * 1024;
+/// Token counts remembered (mode `off`), 16 bytes of key and 8 of count each.
+const MAX_COUNTS: usize = 200_000;
 /// Texts shorter than this are compressed again (hashing would cost about as much).
 const MIN_CACHED_BYTES: usize = 256;
 
@@ -32,18 +34,48 @@ struct Entries {
 #[derive(Default)]
 pub struct CompressionCache {
     entries: Mutex<Entries>,
+    /// Token counts of texts forwarded unchanged (mode `off`), by hash only: a collision could
+    /// only misstate a telemetry number, never change a prompt.
+    counts: Mutex<HashMap<(u64, Tokenizer), usize>>,
+}
+
+fn text_hash(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 fn key(text: &str, options: &Options) -> (u64, Options) {
-    let mut hasher = DefaultHasher::new();
-    text.hash(&mut hasher);
-    (hasher.finish(), *options)
+    (text_hash(text), *options)
 }
 
 impl CompressionCache {
     pub fn global() -> &'static CompressionCache {
         static CACHE: OnceLock<CompressionCache> = OnceLock::new();
         CACHE.get_or_init(CompressionCache::default)
+    }
+
+    /// The remembered token count of `text`, if it was counted before.
+    pub fn known_count(&self, text: &str, tokenizer: Tokenizer) -> Option<usize> {
+        if text.len() < MIN_CACHED_BYTES {
+            return Some(filters::count_tokens(text, tokenizer));
+        }
+        let counts = self.counts.lock().ok()?;
+        counts.get(&(text_hash(text), tokenizer)).copied()
+    }
+
+    /// Counts `text` and remembers the count.
+    pub fn count(&self, text: &str, tokenizer: Tokenizer) -> usize {
+        let tokens = filters::count_tokens(text, tokenizer);
+        if text.len() >= MIN_CACHED_BYTES
+            && let Ok(mut counts) = self.counts.lock()
+        {
+            if counts.len() >= MAX_COUNTS {
+                counts.clear();
+            }
+            counts.insert((text_hash(text), tokenizer), tokens);
+        }
+        tokens
     }
 
     /// `filters::compress(text, options)`, from the cache when this text was compressed before.
@@ -103,5 +135,19 @@ mod tests {
             other_mode.text,
             filters::compress(&text, &Options::with_mode(Mode::Conservative)).text
         );
+    }
+
+    #[test]
+    fn counts_are_remembered_per_tokenizer() {
+        let cache = CompressionCache::default();
+        let text = "Count these words once, then remember them. ".repeat(10);
+        assert_eq!(cache.known_count(&text, Tokenizer::O200kBase), None);
+        let counted = cache.count(&text, Tokenizer::O200kBase);
+        assert_eq!(counted, filters::count_tokens(&text, Tokenizer::O200kBase));
+        assert_eq!(
+            cache.known_count(&text, Tokenizer::O200kBase),
+            Some(counted)
+        );
+        assert_eq!(cache.known_count(&text, Tokenizer::Cl100kBase), None);
     }
 }

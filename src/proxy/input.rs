@@ -4,6 +4,7 @@
 //! Texts are compressed independently and deterministically, so the same message compresses to
 //! the same bytes on every turn of a conversation and provider prompt caches keep hitting.
 
+use super::cache::CompressionCache;
 use super::splice::Edits;
 use filters::{BrevityLevel, Mode, Options, Tokenizer};
 use std::fmt;
@@ -110,10 +111,8 @@ pub struct RequestStats {
 impl RequestStats {
     /// Counts the deferred texts (forwarded unchanged, so they add to both totals).
     pub fn count_deferred(texts: &[String], tokenizer: Tokenizer) -> usize {
-        texts
-            .iter()
-            .map(|text| filters::count_tokens(text, tokenizer))
-            .sum()
+        let cache = CompressionCache::global();
+        texts.iter().map(|text| cache.count(text, tokenizer)).sum()
     }
 
     /// Adds the count of the deferred texts once it is known.
@@ -226,11 +225,18 @@ impl TextRewriter {
     /// The text to forward in place of `text`, or `None` when it stays as sent.
     pub fn rewrite(&mut self, text: &str) -> Option<String> {
         let Some(options) = &self.options else {
-            // Mode off: counting only feeds telemetry, so it is left off the request path.
-            self.deferred.push(text.to_string());
+            // Mode off: counting only feeds telemetry, so a text not counted before is left
+            // off the request path.
+            match CompressionCache::global().known_count(text, self.tokenizer) {
+                Some(tokens) => {
+                    self.original_tokens += tokens;
+                    self.input_tokens += tokens;
+                }
+                None => self.deferred.push(text.to_string()),
+            }
             return None;
         };
-        let compressed = super::cache::CompressionCache::global().compress(text, options);
+        let compressed = CompressionCache::global().compress(text, options);
         self.engine_ran = true;
         self.original_tokens += compressed.stats.original_tokens;
         self.input_tokens += compressed.stats.final_tokens;
@@ -338,15 +344,28 @@ mod tests {
 
     #[test]
     fn mode_off_counts_but_never_runs_the_engine() {
+        // A short text is counted at once; a long one not seen before is deferred, and once
+        // counted it is remembered.
+        let long = "A long text for the deferred count, seen here first. ".repeat(9);
+        let short = "Hello there, world.";
+        let count = |text| filters::count_tokens(text, Tokenizer::O200kBase);
         let mut rewriter = TextRewriter::new(ProxyMode::Off, Tokenizer::O200kBase);
-        assert_eq!(rewriter.rewrite("Hello there, world."), None);
+        assert_eq!(rewriter.rewrite(short), None);
+        assert_eq!(rewriter.rewrite(&long), None);
         let mut stats = rewriter.finish(None, BrevityLevel::Off);
         assert_eq!(stats.vault, VaultStatus::Bypassed);
-        assert_eq!(stats.original_tokens, 0);
+        assert_eq!(stats.original_tokens, count(short));
+        assert_eq!(stats.deferred, std::slice::from_ref(&long));
         let counted = RequestStats::count_deferred(&stats.deferred, stats.tokenizer);
         stats.add_deferred_count(counted);
-        assert!(stats.original_tokens > 0);
+        assert_eq!(stats.original_tokens, count(short) + count(&long));
         assert_eq!(stats.original_tokens, stats.input_tokens);
+
+        let mut again = TextRewriter::new(ProxyMode::Off, Tokenizer::O200kBase);
+        again.rewrite(&long);
+        let stats = again.finish(None, BrevityLevel::Off);
+        assert!(stats.deferred.is_empty());
+        assert_eq!(stats.original_tokens, count(&long));
     }
 
     #[test]

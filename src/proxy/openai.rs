@@ -306,7 +306,7 @@ mod tests {
         let out = rewrite(body.as_bytes(), &off);
         assert!(out.body.is_none());
         assert_eq!(out.stats.vault, VaultStatus::Bypassed);
-        assert_eq!(out.stats.deferred, ["Please kindly help."]);
+        assert!(out.stats.original_tokens > 0);
         assert_eq!(out.stats.input_saved(), 0);
     }
 
