@@ -10,6 +10,7 @@ mod body;
 mod cli;
 mod clock;
 mod config;
+mod engine;
 mod error;
 mod gateway;
 mod keys;

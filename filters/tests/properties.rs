@@ -280,3 +280,31 @@ fn pathological_input_keeps_the_invariants() {
         }
     }
 }
+
+/// Inputs on which proptest or the fuzz target once found a broken invariant, kept so that each
+/// stays fixed: every mode, every combination of flags and tokenizer.
+const FOUND_CASES: &[&str] = &[
+    "<!-- c -->Please note that ",
+    "2##",
+    // The fuzz target, on the engine of a7bdfad:
+    ">a?",
+    ">we /A\n",
+    "*+*:./v",
+    "$(*(*",
+    "|A0w/o|\u{b}\n\0\0\0|",
+];
+
+#[test]
+fn cases_found_by_searching_keep_the_invariants() {
+    // One line per failing input: its first broken invariant over all options.
+    let failures: Vec<String> = FOUND_CASES
+        .iter()
+        .filter_map(|input| {
+            (0u8..16)
+                .flat_map(|bits| Mode::ALL.map(|mode| invariants::options_from_bits(mode, bits)))
+                .find_map(|options| invariants::check(input, &options).err())
+                .map(|broken| format!("{input:?}: {broken}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "\nTokenizer {}. Reduction = saved tokens / original tokens per prompt; guard items are \
-             the distinct substrings `filters::guard::items` says must survive. {truncated} \
+             the distinct substrings `filters::guard::items_with` says must survive. {truncated} \
              prompt(s) longer than {MAX_PROMPT_CHARS} characters were cut to that length.",
             args.tokenizer
         )?;
@@ -190,7 +190,9 @@ fn run_jobs(
 fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<String>) {
     let compressed = filters::compress(text, options);
     let stats = &compressed.stats;
-    let guard: BTreeSet<String> = filters::guard::items(text).into_iter().collect();
+    let guard: BTreeSet<String> = filters::guard::items_with(text, options)
+        .into_iter()
+        .collect();
     let lost: Vec<String> = guard
         .iter()
         .filter(|item| !compressed.text.contains(item.as_str()))

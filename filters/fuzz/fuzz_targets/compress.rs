@@ -6,7 +6,7 @@
 #[path = "../../tests/support/invariants.rs"]
 mod invariants;
 
-use filters::{Mode, Options, Tokenizer};
+use filters::Mode;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -16,17 +16,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let text = String::from_utf8_lossy(rest);
     for mode in Mode::ALL {
-        let options = Options {
-            mode,
-            protect_code_blocks: flags & 1 != 0,
-            protect_json: flags & 2 != 0,
-            protect_variables: flags & 4 != 0,
-            tokenizer: if flags & 8 != 0 {
-                Tokenizer::Cl100kBase
-            } else {
-                Tokenizer::O200kBase
-            },
-        };
+        let options = invariants::options_from_bits(mode, flags);
         if let Err(broken) = invariants::check(&text, &options) {
             panic!("{broken}");
         }

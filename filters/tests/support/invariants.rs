@@ -1,7 +1,7 @@
 //! What must hold for every compression, whatever the input: checked by the property tests, the
 //! golden tests and the fuzz target (which includes this file through `#[path]`).
 
-use filters::{Compressed, Options};
+use filters::{Compressed, Mode, Options, Tokenizer};
 
 /// Compresses `input` twice and checks every invariant of the engine's contract. Returns the
 /// first compression, or a description of the first broken invariant.
@@ -74,5 +74,21 @@ pub fn shorten(text: &str) -> String {
     match text.char_indices().nth(LIMIT) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_string(),
+    }
+}
+
+/// The options coded by the low four bits of `bits`: protect code, protect JSON, protect
+/// variables, cl100k_base instead of o200k_base. Lets a search cover every combination.
+pub fn options_from_bits(mode: Mode, bits: u8) -> Options {
+    Options {
+        mode,
+        protect_code_blocks: bits & 1 != 0,
+        protect_json: bits & 2 != 0,
+        protect_variables: bits & 4 != 0,
+        tokenizer: if bits & 8 != 0 {
+            Tokenizer::Cl100kBase
+        } else {
+            Tokenizer::O200kBase
+        },
     }
 }
