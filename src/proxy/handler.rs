@@ -255,7 +255,7 @@ async fn serve(
         Protocol::Openai => openai::rewrite(&raw, &plan),
         Protocol::Anthropic => anthropic::rewrite(&raw, &plan),
     };
-    let Rewritten { body, stats } = cpu_bound(raw.len(), rewrite);
+    let Rewritten { body, stats } = crate::engine::cpu_bound(raw.len(), rewrite);
     let body = body.map_or(raw, Bytes::from);
 
     let request_headers = session.req_header().headers.clone();
@@ -339,23 +339,6 @@ async fn serve(
             Some(proxy_error) => Err((proxy_error, stats)),
             None => Ok(()),
         },
-    }
-}
-
-/// Bodies up to this many bytes are rewritten inline.
-const INLINE_MAX_BYTES: usize = 16 * 1024;
-
-/// Runs the input stage of a body of `len` bytes. Large bodies (long contexts take
-/// milliseconds to compress) run under `block_in_place`, so the worker's other connections
-/// move to another thread meanwhile; that needs Pingora's multi-thread runtime, the default,
-/// and anything else runs inline.
-fn cpu_bound<T>(len: usize, work: impl FnOnce() -> T) -> T {
-    let multi_thread = tokio::runtime::Handle::try_current()
-        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-    if len > INLINE_MAX_BYTES && multi_thread {
-        tokio::task::block_in_place(work)
-    } else {
-        work()
     }
 }
 
