@@ -324,15 +324,22 @@ async fn serve(
         Ok(done) if (200..300).contains(&done.status) => done.completion_tokens,
         _ => None,
     };
-    record(
-        app,
-        proxy,
-        &caller,
-        protocol,
-        &stats,
-        completion_tokens,
-        now,
+    // An upstream that never answered costs the caller nothing: no usage, no quota.
+    let answered = !matches!(
+        result,
+        Err(ForwardError::Unreachable(_) | ForwardError::Timeout)
     );
+    if answered {
+        record(
+            app,
+            proxy,
+            &caller,
+            protocol,
+            &stats,
+            completion_tokens,
+            now,
+        );
+    }
     match result {
         Ok(_) => Ok(()),
         Err(error) => match ProxyError::from_forward(&error) {

@@ -45,7 +45,7 @@ def test_service_key_streaming_passes_each_event_at_once(terse, fresh_mock):
 def test_pass_through_key_uses_x_api_key(terse, fresh_mock):
     key = "sk-ant-api03-e2eAnthropicPassThrough123"
     client = anthropic_client(terse, key)
-    raw = client.messages.with_raw_response.create(model="claude-3-5-haiku-latest",
+    raw = client.messages.with_raw_response.create(model="claude-haiku-4-5",
                                                    max_tokens=32, messages=MESSAGES)
     assert raw.parse().content[0].text == "The answer is 42."
     assert_telemetry(raw.headers)

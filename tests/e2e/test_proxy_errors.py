@@ -106,3 +106,14 @@ def test_silent_upstream_is_504(terse, fresh_mock):
     with pytest.raises(openai.InternalServerError) as caught:
         chat(terse, terse.keys["full"], extra_headers={"X-Mock-Hang": "4"})
     assert caught.value.status_code == 504
+
+
+def test_bad_steering_headers_are_bad_requests(terse, fresh_mock):
+    for headers in [{"X-Service-Target": "nowhere"}, {"X-Service-Mode": "max"},
+                    {"X-Service-Brevity": "silent"}]:
+        with pytest.raises(openai.BadRequestError):
+            chat(terse, terse.keys["full"], extra_headers=headers)
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            message(terse, terse.keys["full"], extra_headers=headers)
+        assert caught.value.body["error"]["type"] == "invalid_request_error"
+    assert fresh_mock.requests() == []
