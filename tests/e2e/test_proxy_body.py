@@ -173,3 +173,21 @@ def test_usage_records_proxy_traffic_with_the_output_estimate(terse, fresh_mock)
     assert totals["originalTokens"] > 0
     assert totals["outputSavedEst"] > 0
     assert totals["usdSaved"] != 0
+
+
+def test_chunked_request_body_goes_upstream_with_a_content_length(terse, fresh_mock):
+    body = json.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": WORDY_PROMPT}]})
+
+    def pieces():
+        for start in range(0, len(body), 100):
+            yield body[start:start + 100].encode()
+
+    response = httpx.post(f"{terse.base}/v1/chat/completions", content=pieces(), timeout=10.0,
+                          headers={"authorization": f"Bearer {terse.keys['full']}",
+                                   "content-type": "application/json"})
+    assert response.status_code == 200
+    received = fresh_mock.last_request()
+    assert "transfer-encoding" not in received["headers"]
+    assert int(received["headers"]["content-length"]) == len(received["body"].encode())
+    for item in PROTECTED:
+        assert item in json.loads(received["body"])["messages"][-1]["content"]
