@@ -16,6 +16,8 @@ pub struct App {
     pub limits: Limiter,
     pub usage: UsageSink,
     pub metrics: Metrics,
+    /// Targets, upstream connections and output estimates of the provider proxy.
+    pub proxy: crate::proxy::handler::Proxy,
     /// SHA-256 (hex) of the admin token: from config, or generated on first start.
     pub admin_token_hash: String,
 }

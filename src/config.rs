@@ -30,6 +30,8 @@ pub struct Config {
     pub compress: CompressConfig,
     pub usage: UsageConfig,
     pub logging: LoggingConfig,
+    pub proxy: crate::proxy::config::ProxyConfig,
+    pub targets: crate::proxy::config::TargetsConfig,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

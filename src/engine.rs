@@ -14,12 +14,18 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 const INLINE_MAX_BYTES: usize = 16 * 1024;
 
 pub fn compress(prompt: &str, options: &Options) -> Compressed {
+    cpu_bound(prompt.len(), || filters::compress(prompt, options))
+}
+
+/// Runs engine `work` on an input of `len` bytes: inline when short, under `block_in_place`
+/// when long (the proxy's input stage, which compresses every text of a body, uses it too).
+pub fn cpu_bound<T>(len: usize, work: impl FnOnce() -> T) -> T {
     let multi_thread = Handle::try_current()
         .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
-    if prompt.len() > INLINE_MAX_BYTES && multi_thread {
-        tokio::task::block_in_place(|| filters::compress(prompt, options))
+    if len > INLINE_MAX_BYTES && multi_thread {
+        tokio::task::block_in_place(work)
     } else {
-        filters::compress(prompt, options)
+        work()
     }
 }
 

@@ -2,13 +2,15 @@
 //! phase hands off to the module that owns the concern.
 //!
 //! * `request_filter`: the local routes answer here (`api::*`); unknown paths get a 404 JSON.
-//!   The proxy routes (`/v1/chat/completions`, `/v1/messages`) will be added here too.
+//!   The proxy routes (`/v1/chat/completions`, `/v1/messages`) are answered by
+//!   `proxy::handler`, which makes the upstream request itself.
 //! * `upstream_peer`: no route goes upstream yet, so reaching it is an error.
 //! * `logging`: metrics and one structured log line (never a key or prompt text).
 
 use crate::api::{self, Reply, Route};
 use crate::app::App;
 use crate::error::{ApiError, ServiceError};
+use crate::proxy;
 use async_trait::async_trait;
 use pingora::prelude::*;
 use pingora::proxy::{ProxyHttp, Session};
@@ -49,6 +51,13 @@ impl ProxyHttp for Gateway {
         let header = session.req_header();
         ctx.route = Route::of(&header.method, header.uri.path());
         let reply = match ctx.route {
+            Route::Proxy(protocol) => {
+                // The proxy writes its own response (streamed from the upstream).
+                let outcome =
+                    proxy::handler::handle(&self.app, &self.app.proxy, session, protocol).await;
+                ctx.key_id = outcome.key_id;
+                return Ok(true);
+            }
             Route::Compress => {
                 let outcome = api::compress::handle(&self.app, session).await;
                 ctx.key_id = outcome.key_id;

@@ -17,6 +17,7 @@ mod keys;
 mod limits;
 mod mcp;
 mod metrics;
+mod proxy;
 mod request;
 mod server;
 mod store;

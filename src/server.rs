@@ -125,7 +125,9 @@ async fn build_app(
         Duration::from_millis(config.usage.flush_interval_ms),
         config.usage.flush_batch_size,
     );
+    let proxy = crate::proxy::handler::Proxy::from_config(&config)?;
     let app = App {
+        proxy,
         auth: Authenticator::new(
             store.clone(),
             Duration::from_millis(config.auth.cache_ttl_ms),

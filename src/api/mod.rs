@@ -15,6 +15,8 @@ use pingora::proxy::Session;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Route {
     Compress,
+    /// The provider proxy: `/v1/chat/completions` or `/v1/messages` (`proxy::handler`).
+    Proxy(crate::proxy::route::Protocol),
     Usage,
     Healthz,
     Readyz,
@@ -26,6 +28,13 @@ pub enum Route {
 
 impl Route {
     pub fn of(method: &Method, path: &str) -> Route {
+        if let Some(protocol) = crate::proxy::route::Protocol::for_path(path) {
+            return if *method == Method::POST {
+                Route::Proxy(protocol)
+            } else {
+                Route::WrongMethod
+            };
+        }
         let (route, allowed) = match path {
             "/api/v1/compress" => (Route::Compress, Method::POST),
             "/api/v1/usage" => (Route::Usage, Method::GET),
@@ -44,6 +53,8 @@ impl Route {
     pub fn label(self) -> &'static str {
         match self {
             Route::Compress => "compress",
+            Route::Proxy(crate::proxy::route::Protocol::Openai) => "proxy_openai",
+            Route::Proxy(crate::proxy::route::Protocol::Anthropic) => "proxy_anthropic",
             Route::Usage => "usage",
             Route::Healthz => "healthz",
             Route::Readyz => "readyz",
