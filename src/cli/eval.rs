@@ -46,6 +46,8 @@ struct Prompt {
 }
 
 struct Corpus {
+    /// Prompts with no text, left out of the figures.
+    empty: usize,
     name: String,
     truncated: usize,
 }
@@ -82,11 +84,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         write!(out, "{}", summary::markdown(&rows))?;
         let truncated: usize = corpora.iter().map(|c| c.truncated).sum();
+        let empty: usize = corpora.iter().map(|c| c.empty).sum();
         writeln!(
             out,
             "\nTokenizer {}. Reduction = saved tokens / original tokens per prompt; guard items are \
              the distinct substrings `filters::guard::items_with` says must survive. {truncated} \
-             prompt(s) longer than {MAX_PROMPT_CHARS} characters were cut to that length.",
+             prompt(s) longer than {MAX_PROMPT_CHARS} characters were cut to that length; \
+             {empty} empty prompt(s) were left out.",
             args.tokenizer
         )?;
     }
@@ -110,6 +114,7 @@ fn load(files: &[PathBuf]) -> anyhow::Result<(Vec<Corpus>, Vec<Prompt>)> {
             .map(|stem| stem.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.display().to_string());
         let mut truncated = 0;
+        let mut empty = 0;
         for (number, line) in content.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -127,6 +132,11 @@ fn load(files: &[PathBuf]) -> anyhow::Result<(Vec<Corpus>, Vec<Prompt>)> {
                 Some(serde_json::Value::String(id)) => id.clone(),
                 _ => format!("line {}", number + 1),
             };
+            // An empty prompt has no reduction to measure; it is counted, not averaged in.
+            if text.trim().is_empty() {
+                empty += 1;
+                continue;
+            }
             let text = match text.char_indices().nth(MAX_PROMPT_CHARS) {
                 Some((cut, _)) => {
                     truncated += 1;
@@ -140,7 +150,11 @@ fn load(files: &[PathBuf]) -> anyhow::Result<(Vec<Corpus>, Vec<Prompt>)> {
                 text,
             });
         }
-        corpora.push(Corpus { name, truncated });
+        corpora.push(Corpus {
+            name,
+            truncated,
+            empty,
+        });
     }
     Ok((corpora, prompts))
 }
