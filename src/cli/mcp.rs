@@ -8,8 +8,8 @@ use std::process::ExitCode;
   SERVICE_URL          address of the terse service (default http://127.0.0.1:8080)
   SERVICE_MODE         default compression mode: conservative, balanced (default), aggressive
   SERVICE_PONYTAIL     output brevity in the instructions: off (default), lite, full, ultra
-  SERVICE_PRICES       price table (YAML) instead of the embedded one
-  SERVICE_PRICE_MODEL  model of the price table that values the savings
+  SERVICE_PRICES       price table in the format of conf/prices.yaml instead of the embedded one
+  SERVICE_PRICE_MODEL  model whose prices value the savings (default claude-sonnet-4)
   RUST_LOG             log filter (logs go to standard error)")]
 pub struct Args {}
 

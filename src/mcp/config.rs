@@ -37,9 +37,9 @@ pub struct McpConfig {
     pub default_mode: Mode,
     /// Output-brevity level whose directive goes into the server's `instructions`.
     pub brevity: BrevityLevel,
-    /// Path of a price table given by SERVICE_PRICES, if any (else the embedded default).
+    /// Path of a price table given by SERVICE_PRICES, if any (else the embedded conf/prices.yaml).
     pub prices_path: Option<String>,
-    /// Model of the price table that prices this session's savings (SERVICE_PRICE_MODEL).
+    /// Model that prices this session's savings (SERVICE_PRICE_MODEL; else claude-sonnet-4).
     pub price_model: Option<String>,
 }
 

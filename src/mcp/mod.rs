@@ -16,15 +16,14 @@ mod server;
 mod session;
 
 use config::McpConfig;
-use prices::PriceTable;
 use rmcp::ServiceExt;
 use session::SessionTelemetry;
 
 /// Serves MCP on stdin/stdout until the client closes the connection. Every setting is checked
 /// before the first byte is read, so a bad one stops the server with a message on stderr.
 pub fn serve(config: McpConfig) -> anyhow::Result<()> {
-    let price = PriceTable::load(config.prices_path.as_deref())
-        .and_then(|table| table.for_session(config.price_model.as_deref()))
+    let price = prices::load_table(config.prices_path.as_deref())
+        .and_then(|table| prices::session_price(&table, config.price_model.as_deref()))
         .map_err(anyhow::Error::msg)?;
     init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -81,7 +81,7 @@ fn session_schema() -> Value {
             "brevityLevel": {"type": "string", "enum": ["off", "lite", "full", "ultra"], "description": "SERVICE_PONYTAIL: the brevity directive in the server's instructions."},
             "outputSavingShare": number("Prior share of output tokens the brevity level is expected to save (0 at off)."),
             "outputTokensSavedEst": count("ESTIMATE: finalTokens x 1.0 (assumed answer tokens per prompt token) x outputSavingShare."),
-            "priceModel": {"type": "string", "description": "Model whose prices value the savings (SERVICE_PRICE_MODEL, else the table's default)."},
+            "priceModel": {"type": "string", "description": "Model whose prices value the savings (SERVICE_PRICE_MODEL, else claude-sonnet-4)."},
             "inputUsdPerMtok": number("Input price of priceModel, USD per million tokens."),
             "outputUsdPerMtok": number("Output price of priceModel, USD per million tokens."),
             "inputUsdSaved": number("inputTokensSaved x inputUsdPerMtok / 1e6."),
@@ -122,7 +122,7 @@ pub fn metrics_output_schema() -> JsonObject {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::prices::PriceTable;
+    use crate::mcp::prices;
     use crate::mcp::session::SessionTelemetry;
     use filters::{BrevityLevel, Options};
 
@@ -160,7 +160,8 @@ mod tests {
 
     #[test]
     fn the_metrics_schema_names_every_field_of_the_session() {
-        let price = PriceTable::load(None).unwrap().for_session(None).unwrap();
+        let table = prices::load_table(None).unwrap();
+        let price = prices::session_price(&table, None).unwrap();
         let session = SessionTelemetry::new(BrevityLevel::Ultra, price).snapshot();
         let schema = Value::Object(metrics_output_schema());
         assert_same_fields(

@@ -94,7 +94,7 @@ impl SessionTelemetry {
         let counters = self.counters();
         let share = self.brevity.prior_output_saving();
         let output_saved = output_estimate(counters.final_tokens, share);
-        let price = &self.price.price;
+        let price = &self.price;
         let input_usd = price.input_usd(counters.input_tokens_saved as f64);
         let output_usd = price.output_usd(output_saved as f64);
         SessionMetrics {
@@ -117,8 +117,8 @@ impl SessionTelemetry {
             output_saving_share: share,
             output_tokens_saved_est: output_saved,
             price_model: self.price.model.clone(),
-            input_usd_per_mtok: price.input_usd_per_mtok,
-            output_usd_per_mtok: price.output_usd_per_mtok,
+            input_usd_per_mtok: price.input_usd_per_mtok(),
+            output_usd_per_mtok: price.output_usd_per_mtok(),
             input_usd_saved: round(input_usd, 6),
             output_usd_saved_est: round(output_usd, 6),
             net_usd_saved: round(input_usd + output_usd, 6),
@@ -142,15 +142,16 @@ fn round(value: f64, decimals: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::prices::ModelPrice;
+    use crate::proxy::prices::ModelPrice;
     use filters::{Mode, Options};
 
     fn telemetry(level: BrevityLevel) -> SessionTelemetry {
         let price = SessionPrice {
             model: "m".into(),
             price: ModelPrice {
-                input_usd_per_mtok: 3.0,
-                output_usd_per_mtok: 15.0,
+                model: "m*".into(),
+                input: 3.0,
+                output: 15.0,
             },
         };
         SessionTelemetry::new(level, price)

@@ -8,7 +8,9 @@ unreachable service, 401, 403, 429) or, for bad settings, a start-up error on st
 from __future__ import annotations
 
 import asyncio
+import re
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +25,7 @@ from mcp_fixtures import (
 )
 
 LEVELS = ["off", "lite", "full", "ultra"]
+SERVICE_PRICES_FILE = Path(__file__).resolve().parents[2] / "conf" / "prices.yaml"
 STATS_FIELDS = {
     "mode", "originalTokens", "finalTokens", "savedTokens", "savedPercent", "latencyMs",
     "tokenizerUsed", "integrityPassed", "stageBreakdown", "protectedItems",
@@ -198,6 +201,12 @@ def test_metrics_add_up_the_session_and_read_the_month(terse_service):
     assert session["brevityLevel"] == "full"
     assert session["outputTokensSavedEst"] == round(final * session["outputSavingShare"])
     assert session["outputSavingShare"] > 0
+    assert session["priceModel"] == "claude-sonnet-4", "the default price model"
+    entry = re.search(r'model: "claude-sonnet-4\*", input: ([\d.]+), output: ([\d.]+)',
+                      SERVICE_PRICES_FILE.read_text())
+    assert entry, "conf/prices.yaml prices claude-sonnet-4"
+    assert (session["inputUsdPerMtok"], session["outputUsdPerMtok"]) == (
+        float(entry[1]), float(entry[2])), "the service's own price table"
     expected_input_usd = saved * session["inputUsdPerMtok"] / 1e6
     assert session["inputUsdSaved"] == pytest.approx(expected_input_usd, abs=1e-6)
     assert session["netUsdSaved"] == pytest.approx(
@@ -219,6 +228,30 @@ BAD_ARGUMENTS = [
     ({"prompt": "x", "colour": "red"}, "unknown argument `colour`"),
     ({"prompt": "a" * 50_001}, "at most 50000"),
 ]
+
+
+def test_metrics_use_the_price_table_and_model_of_the_settings(terse_service, tmp_path):
+    table = tmp_path / "prices.yaml"
+    table.write_text('as_of: "2026-01-01"\nmodels:\n'
+                     '  - { model: "house-model-mini*", input: 0.5, output: 2 }\n'
+                     '  - { model: "house-model*", input: 7.5, output: 30 }\n')
+
+    async def scenario():
+        env = mcp_env(SERVICE_API_KEY=terse_service.keys["full"], SERVICE_URL=terse_service.url,
+                      SERVICE_PRICES=str(table), SERVICE_PRICE_MODEL="vendor/house-model-2")
+        async with mcp_session(env) as (session, _):
+            compressed = await session.call_tool("service_compress", {"prompt": PROMPT})
+            metrics = await session.call_tool("service_get_metrics", {})
+            return compressed, metrics
+
+    compressed, metrics = run(scenario())
+    assert not compressed.is_error, text_of(compressed)
+    assert not metrics.is_error, text_of(metrics)
+    session = metrics.structured_content["session"]
+    assert session["priceModel"] == "vendor/house-model-2"
+    assert (session["inputUsdPerMtok"], session["outputUsdPerMtok"]) == (7.5, 30)
+    saved = compressed.structured_content["savedTokens"]
+    assert session["inputUsdSaved"] == pytest.approx(saved * 7.5 / 1e6, abs=1e-6)
 
 
 def test_bad_arguments_are_tool_errors_and_the_server_goes_on(terse_service):
@@ -338,10 +371,21 @@ def test_missing_api_key_stops_the_server():
         ("SERVICE_PONYTAIL", "max", "off, lite, full, ultra"),
         ("SERVICE_MODE", "fast", "conservative, balanced, aggressive"),
         ("SERVICE_URL", "127.0.0.1:8080", "http://"),
+        ("SERVICE_PRICE_MODEL", "gpt-9", "claude-sonnet-4*"),
+        ("SERVICE_PRICES", "/nonexistent/prices.yaml", "cannot read"),
     ],
 )
 def test_unknown_settings_stop_the_server(variable, value, expected):
     done = run_terse_mcp({"SERVICE_API_KEY": "svc_live_x", variable: value})
     assert done.returncode != 0
     assert variable in done.stderr and expected in done.stderr, done.stderr
+    assert done.stdout == ""
+
+
+def test_a_price_table_in_another_format_stops_the_server(tmp_path):
+    table = tmp_path / "prices.yaml"
+    table.write_text("default_model: m\nmodels:\n  m: {input_usd_per_mtok: 1, output_usd_per_mtok: 1}\n")
+    done = run_terse_mcp({"SERVICE_API_KEY": "svc_live_x", "SERVICE_PRICES": str(table)})
+    assert done.returncode != 0
+    assert "SERVICE_PRICES" in done.stderr and "invalid price table" in done.stderr, done.stderr
     assert done.stdout == ""
