@@ -1,5 +1,5 @@
 pub mod compress;
 pub mod eval;
 pub mod keys;
-pub mod serve;
 mod progress;
+pub mod serve;
