@@ -10,10 +10,12 @@ mod body;
 mod cli;
 mod clock;
 mod config;
+mod engine;
 mod error;
 mod gateway;
 mod keys;
 mod limits;
+mod mcp;
 mod metrics;
 mod request;
 mod server;
@@ -41,6 +43,8 @@ enum Command {
     Serve(cli::serve::Args),
     /// Create, list and revoke API keys in the data directory.
     Keys(cli::keys::Args),
+    /// Run the MCP tool server for coding assistants on stdio (settings from SERVICE_* variables).
+    Mcp(cli::mcp::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -50,6 +54,7 @@ fn main() -> std::process::ExitCode {
         Command::Eval(args) => cli::eval::run(args),
         Command::Serve(args) => cli::serve::run(args),
         Command::Keys(args) => cli::keys::run(args),
+        Command::Mcp(args) => cli::mcp::run(args),
     };
     match result {
         Ok(code) => code,

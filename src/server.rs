@@ -13,11 +13,40 @@ use crate::metrics::Metrics;
 use crate::store::{SqliteStore, Store};
 use crate::usage::{self, UsageFlusher};
 use anyhow::Context;
-use pingora::server::Server;
+use async_trait::async_trait;
 use pingora::server::configuration::ServerConf;
+use pingora::server::{RunArgs, Server, ShutdownSignal, ShutdownSignalWatch};
 use pingora::services::listening::Service;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::signal::unix::{SignalKind, signal};
+
+/// Pingora's signals, except that SIGINT (Ctrl-C) is graceful too: both SIGTERM and SIGINT
+/// finish in-flight requests and flush usage. SIGQUIT keeps Pingora's meaning (hand the
+/// listening sockets to a new process, then stop).
+struct GracefulSignals;
+
+#[async_trait]
+impl ShutdownSignalWatch for GracefulSignals {
+    async fn recv(&self) -> ShutdownSignal {
+        let wait_for = |kind: SignalKind| async move {
+            match signal(kind) {
+                Ok(mut stream) => {
+                    stream.recv().await;
+                }
+                Err(err) => {
+                    tracing::error!(error = %err, "cannot watch a signal");
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        tokio::select! {
+            _ = wait_for(SignalKind::terminate()) => ShutdownSignal::GracefulTerminate,
+            _ = wait_for(SignalKind::interrupt()) => ShutdownSignal::GracefulTerminate,
+            _ = wait_for(SignalKind::quit()) => ShutdownSignal::GracefulUpgrade,
+        }
+    }
+}
 
 /// Builds everything from `config` and runs until SIGTERM/SIGINT, then writes queued usage.
 pub fn run(config: Config) -> anyhow::Result<()> {
@@ -56,7 +85,9 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         data_dir = %app.config.storage.data_dir.display(),
         "terse serving"
     );
-    server.run(pingora::server::RunArgs::default());
+    server.run(RunArgs {
+        shutdown_signal: Box::new(GracefulSignals),
+    });
 
     setup.block_on(flusher.drain());
     tracing::info!("terse stopped");

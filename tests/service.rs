@@ -310,30 +310,36 @@ fn the_monthly_quota_is_429_once_used_up() {
 }
 
 #[test]
-fn usage_survives_a_sigterm_restart_and_keys_persist() {
+fn usage_survives_sigterm_and_sigint_restarts_and_keys_persist() {
     // A long flush interval: only the shutdown flush can save these records.
     let (_dir, mut s) = server(&[("SERVICE_USAGE_FLUSH_INTERVAL_MS", "600000")]);
     let key = s.create_key(&["--name", "durable", "--monthly-quota", "1000000"]);
     let body = json!({ "prompt": PROMPT }).to_string();
-    let mut original = 0;
-    for _ in 0..5 {
-        let reply = s.compress(&key, &body);
-        assert_eq!(reply.status, 200);
-        original += reply.json()["stats"]["originalTokens"].as_u64().unwrap();
-    }
-    let status = s.stop();
-    assert!(status.success(), "exit status {status:?}");
-    s.restart();
     let auth = format!("Bearer {key}");
-    let usage = s.get("/api/v1/usage", &[("authorization", &auth)]);
-    assert_eq!(usage.status, 200, "{}", usage.body);
-    let value = usage.json();
-    assert_eq!(value["totals"]["requests"], 5, "{value}");
-    assert_eq!(value["totals"]["originalTokens"], original);
-    assert_eq!(value["daily"].as_array().unwrap().len(), 1);
-    // The quota was seeded from the stored usage.
-    assert_eq!(value["quota"]["usedTokens"], original);
-    assert_eq!(s.compress(&key, &body).status, 200);
+    let mut original = 0;
+    let mut requests = 0;
+    for signal in ["TERM", "INT"] {
+        for _ in 0..5 {
+            let reply = s.compress(&key, &body);
+            assert_eq!(reply.status, 200);
+            original += reply.json()["stats"]["originalTokens"].as_u64().unwrap();
+            requests += 1;
+        }
+        let status = s.stop_with(signal);
+        assert!(status.success(), "SIG{signal}: exit status {status:?}");
+        s.restart();
+        let usage = s.get("/api/v1/usage", &[("authorization", &auth)]);
+        assert_eq!(usage.status, 200, "{}", usage.body);
+        let value = usage.json();
+        assert_eq!(
+            value["totals"]["requests"], requests,
+            "after SIG{signal}: {value}"
+        );
+        assert_eq!(value["totals"]["originalTokens"], original);
+        assert_eq!(value["daily"].as_array().unwrap().len(), 1);
+        // The quota was seeded from the stored usage.
+        assert_eq!(value["quota"]["usedTokens"], original);
+    }
 }
 
 #[test]
@@ -496,4 +502,38 @@ fn a_bad_config_names_line_column_and_key_and_exits_non_zero() {
         + 1;
     assert!(stderr.contains(&format!("bad.yaml:{line}:")), "{stderr}");
     assert!(stderr.contains("limits.default_rpm"), "{stderr}");
+}
+
+#[test]
+fn a_generated_admin_token_is_printed_once_and_only_its_hash_is_kept() {
+    let (_dir, mut s) = server(&[("SERVICE_ADMIN_TOKEN", "")]);
+    let log = s.log_text();
+    let token = log
+        .lines()
+        .skip_while(|l| !l.contains("generated an admin token"))
+        .nth(1)
+        .expect("the token is printed on the line after the notice")
+        .trim()
+        .to_string();
+    assert!(token.len() >= 32, "{token}");
+    let auth = format!("Bearer {token}");
+    let keys_url = s.admin_url("/admin/v1/keys");
+    assert_eq!(
+        support::request("GET", &keys_url, &[("authorization", &auth)], None).status,
+        200
+    );
+    assert_eq!(s.stop().code(), Some(0));
+    assert!(!support::contains(
+        &support::all_bytes_under(&s.data_dir),
+        &token
+    ));
+
+    // The next start keeps the stored hash: same token, not printed again.
+    s.restart();
+    let keys_url = s.admin_url("/admin/v1/keys");
+    assert_eq!(
+        support::request("GET", &keys_url, &[("authorization", &auth)], None).status,
+        200
+    );
+    assert_eq!(s.log_text().matches("generated an admin token").count(), 1);
 }

@@ -1,37 +1,40 @@
-//! Rough per-call timing of one long corpus prompt in every mode (the real benchmark is
-//! `cargo bench -p filters --bench compress`).
+//! Profiling aid: compresses one 50,000-character corpus text in one mode in a loop, so `perf`
+//! sees only the engine. The benchmark with figures is `cargo bench -p filters --bench compress`.
 
-use filters::{Mode, Options, compress, count_tokens};
-use std::time::Instant;
+use filters::{Mode, Options, compress};
 
 fn main() {
-    let file = std::env::args().nth(1).expect("corpus file");
+    let mut args = std::env::args().skip(1);
+    let file = args
+        .next()
+        .expect("usage: speed CORPUS.jsonl [MODE] [ITERATIONS] [CHARS]");
+    let mode: Mode = args
+        .next()
+        .as_deref()
+        .unwrap_or("balanced")
+        .parse()
+        .expect("mode");
+    let iterations: u32 = args.next().map_or(200, |n| n.parse().expect("iterations"));
+    let chars: usize = args.next().map_or(50_000, |n| n.parse().expect("chars"));
     let data = std::fs::read_to_string(file).expect("corpus");
     let mut text = String::new();
     for line in data.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        text.push_str(v["text"].as_str().unwrap());
+        let v: serde_json::Value = serde_json::from_str(line).expect("jsonl");
+        text.push_str(v["text"].as_str().unwrap_or_default());
         text.push_str("\n\n");
-        if text.chars().count() > 50_000 {
+        if text.len() > chars * 2 {
             break;
         }
     }
-    let text: String = text.chars().take(50_000).collect();
-    let small: String = text.chars().take(2_000).collect();
-    for (name, t) in [("2k", &small), ("50k", &text)] {
-        let n = 50;
-        let t0 = Instant::now();
-        for _ in 0..n {
-            std::hint::black_box(count_tokens(t, filters::Tokenizer::O200kBase));
-        }
-        println!("{name} count only: {:?}", t0.elapsed() / n);
-        for mode in Mode::ALL {
-            let _ = compress(t, &Options::with_mode(mode));
-            let t0 = Instant::now();
-            for _ in 0..n {
-                std::hint::black_box(compress(t, &Options::with_mode(mode)));
-            }
-            println!("{name} {mode}: {:?}", t0.elapsed() / n);
-        }
+    let text: String = text.chars().take(chars).collect();
+    let options = Options::with_mode(mode);
+    let _ = compress(&text, &options);
+    let started = std::time::Instant::now();
+    for _ in 0..iterations {
+        std::hint::black_box(compress(&text, &options));
     }
+    println!(
+        "{mode} {chars} chars: {:?} per call",
+        started.elapsed() / iterations
+    );
 }

@@ -145,9 +145,23 @@ fn special_word_end(line: &str, i: usize) -> Option<usize> {
     let mut j = i;
     while j < bytes.len()
         && !bytes[j].is_ascii_whitespace()
-        && !matches!(bytes[j], b'"' | b'<' | b'>')
+        && !matches!(bytes[j], b'"' | b'<' | b'>' | b'|' | b'\x0b')
     {
+        // Non-ASCII whitespace (no-break space, ideographic space) ends the run too.
+        if bytes[j] >= 0xC0
+            && line.is_char_boundary(j)
+            && line[j..].chars().next().is_some_and(char::is_whitespace)
+        {
+            break;
+        }
         j += 1;
+    }
+    // Most words hold none of the characters an address needs: decide that in one look.
+    if !bytes[i..j]
+        .iter()
+        .any(|b| matches!(b, b'/' | b'\\' | b'@' | b'.'))
+    {
+        return None;
     }
     let mut run = &line[i..j];
     // Trailing sentence punctuation is not part of the address.
@@ -461,10 +475,11 @@ fn strip_list_marker(line: &str) -> &str {
     } else if t.starts_with(['-', '*', '+']) {
         &t[1..]
     } else {
-        return line;
+        // A blockquote's `>` markers are structure too.
+        return t;
     };
     if !rest.starts_with(' ') {
-        return line;
+        return t;
     }
     let rest = rest.trim_start();
     for task in ["[ ] ", "[x] ", "[X] "] {

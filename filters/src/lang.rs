@@ -33,7 +33,9 @@ pub fn is_english(text: &str) -> bool {
         return false;
     }
     // CJK scripts write many characters per "word", so count them generously.
-    english * 10 >= words && foreign * 2 < english && non_latin * 4 < words
+    // Technical prompts (keyword lists, identifiers) carry few function words: 1 in 20 is enough,
+    // as long as no other language's function words are nearly as common.
+    english * 20 >= words && foreign * 2 < english && non_latin * 4 < words
 }
 
 /// True when a single sentence is English enough for the English rules.

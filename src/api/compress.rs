@@ -43,7 +43,7 @@ async fn compress(
     let request = request::parse_body(&raw, &app.compress_defaults())
         .map_err(crate::error::ApiError::from)?;
 
-    let compressed = filters::compress(&request.prompt, &request.options);
+    let compressed = crate::engine::compress(&request.prompt, &request.options);
     let stats = &compressed.stats;
     let (original, saved) = (stats.original_tokens as u64, stats.saved_tokens as u64);
     app.limits.charge(&key.id, original);

@@ -114,9 +114,14 @@ impl Server {
 
     /// Sends SIGTERM and waits (bounded) for a clean exit.
     pub fn stop(&mut self) -> ExitStatus {
+        self.stop_with("TERM")
+    }
+
+    /// Sends `signal` (`TERM`, `INT`) and waits (bounded) for the process to exit.
+    pub fn stop_with(&mut self, signal: &str) -> ExitStatus {
         let mut child = self.child.take().expect("the server is running");
         let sent = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
+            .args([&format!("-{signal}"), &child.id().to_string()])
             .status()
             .expect("run kill");
         assert!(sent.success());
@@ -129,7 +134,7 @@ impl Server {
         }
         let _ = child.kill();
         let _ = child.wait();
-        panic!("terse did not exit within 20 s of SIGTERM");
+        panic!("terse did not exit within 20 s of SIG{signal}");
     }
 
     /// Starts the server again on the same data directory.

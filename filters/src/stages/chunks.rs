@@ -3,10 +3,12 @@
 //! The English stages edit this sequence and render it back.
 
 use crate::guard::{is_guard_word, protected_spans};
+use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chunk {
-    pub text: String,
+pub struct Chunk<'a> {
+    /// Borrowed from the line until an edit needs its own copy.
+    pub text: Cow<'a, str>,
     /// Verbatim: a protected span (with any punctuation glued to it) or a guard word.
     pub fixed: bool,
     /// A protected span: never matched by any rule.
@@ -15,8 +17,8 @@ pub struct Chunk {
     pub core: (usize, usize),
 }
 
-impl Chunk {
-    fn new(text: &str, protected: bool) -> Chunk {
+impl<'a> Chunk<'a> {
+    fn new(text: &'a str, protected: bool) -> Chunk<'a> {
         let core = crate::guard::trim_punct(text);
         let start = core.as_ptr() as usize - text.as_ptr() as usize;
         let core_range = if core.is_empty() {
@@ -26,7 +28,7 @@ impl Chunk {
         };
         let fixed = protected || is_guard_word(core);
         Chunk {
-            text: text.to_string(),
+            text: Cow::Borrowed(text),
             fixed,
             span: protected,
             core: core_range,
@@ -68,7 +70,7 @@ impl Chunk {
     }
 
     /// The word lower-cased for phrase matching, guard words included (never a protected span).
-    pub fn lower_any(&self) -> Option<Lower> {
+    pub fn lower_any(&self) -> Option<Lower<'_>> {
         if self.span {
             return None;
         }
@@ -83,42 +85,53 @@ impl Chunk {
     }
 }
 
-/// A short ASCII word lower-cased on the stack: the word lists are matched once per word, and
-/// an allocation per word would cost more than the match.
+/// A short ASCII word lower-cased without allocating: the word lists are matched once per
+/// word, and most words are lower case already, so those are borrowed as they are.
 #[derive(Clone, Copy)]
-pub struct Lower {
-    buf: [u8; 24],
-    len: u8,
+pub enum Lower<'a> {
+    Borrowed(&'a str),
+    Copied { buf: [u8; 24], len: u8 },
 }
 
-impl Lower {
-    fn of(core: &str) -> Option<Lower> {
+impl<'a> Lower<'a> {
+    fn of(core: &'a str) -> Option<Lower<'a>> {
         let bytes = core.as_bytes();
-        if bytes.is_empty()
-            || bytes.len() > 24
-            || !bytes
-                .iter()
-                .all(|b| b.is_ascii_alphabetic() || *b == b'\'' || *b == b'-')
-        {
+        if bytes.is_empty() || bytes.len() > 24 {
             return None;
+        }
+        let mut upper = false;
+        for b in bytes {
+            match b {
+                b'a'..=b'z' | b'\'' | b'-' => {}
+                b'A'..=b'Z' => upper = true,
+                _ => return None,
+            }
+        }
+        if !upper {
+            return Some(Lower::Borrowed(core));
         }
         let mut buf = [0u8; 24];
         for (d, s) in buf.iter_mut().zip(bytes) {
             *d = s.to_ascii_lowercase();
         }
-        Some(Lower {
+        Some(Lower::Copied {
             buf,
             len: bytes.len() as u8,
         })
     }
 
     pub fn as_str(&self) -> &str {
-        // Only ASCII bytes were copied in.
-        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or_default()
+        match self {
+            Lower::Borrowed(s) => s,
+            // Only ASCII letters, apostrophes and hyphens were copied in.
+            Lower::Copied { buf, len } => {
+                std::str::from_utf8(&buf[..*len as usize]).unwrap_or_default()
+            }
+        }
     }
 }
 
-impl std::ops::Deref for Lower {
+impl std::ops::Deref for Lower<'_> {
     type Target = str;
     fn deref(&self) -> &str {
         self.as_str()
@@ -133,7 +146,7 @@ fn is_abbreviation(core: &str) -> bool {
 }
 
 /// Splits prose content into chunks; protected spans stay whole with the punctuation touching them.
-pub fn split(content: &str) -> Vec<Chunk> {
+pub fn split(content: &str) -> Vec<Chunk<'_>> {
     let spans = protected_spans(content);
     let bytes = content.as_bytes();
     let mut chunks = Vec::new();
@@ -167,7 +180,7 @@ pub fn split(content: &str) -> Vec<Chunk> {
 }
 
 /// Joins chunks back with single spaces.
-pub fn render(chunks: &[Chunk]) -> String {
+pub fn render(chunks: &[Chunk<'_>]) -> String {
     let mut out = String::with_capacity(chunks.iter().map(|c| c.text.len() + 1).sum());
     for c in chunks {
         if c.text.is_empty() {
@@ -182,29 +195,37 @@ pub fn render(chunks: &[Chunk]) -> String {
 }
 
 /// Removes chunk `i`, moving its punctuation to its neighbours so sentences stay well formed.
-pub fn remove(chunks: &mut Vec<Chunk>, i: usize) {
+pub fn remove(chunks: &mut Vec<Chunk<'_>>, i: usize) {
     let removed = chunks.remove(i);
     let lead = removed.lead().to_string();
     let trail = removed.trail().to_string();
     if !trail.is_empty() {
         if i > 0 {
             let prev = &mut chunks[i - 1];
-            if !prev.trail().ends_with(trail.as_str()) {
-                prev.text.push_str(&trail);
+            let prev_closed = prev.text.ends_with(['.', ',', ';', ':', '!', '?']);
+            if !prev_closed {
+                if !prev.trail().ends_with(trail.as_str()) {
+                    prev.text.to_mut().push_str(&trail);
+                }
+            } else if trail.contains(['.', '!', '?']) && prev.text.ends_with([',', ';']) {
+                // `A, the.`: the sentence's end replaces the comma.
+                prev.text.to_mut().pop();
+                prev.text.to_mut().push_str(&trail);
             }
+            // Otherwise (`Alice: Um, I think`) what came before is already closed.
         } else if trail.contains(['.', '!', '?', ':', ')', '"']) && !chunks.is_empty() {
             // nothing before it: the sentence mark is carried by the next word only if it closes something
         }
     }
     if !lead.is_empty() && i < chunks.len() {
         let next = &mut chunks[i];
-        next.text.insert_str(0, &lead);
+        next.text.to_mut().insert_str(0, &lead);
         next.core = (next.core.0 + lead.len(), next.core.1 + lead.len());
     }
 }
 
 /// Capitalises the first letter of a plain word (used when a dropped word started a sentence).
-pub fn capitalize(chunk: &mut Chunk) {
+pub fn capitalize(chunk: &mut Chunk<'_>) {
     if chunk.fixed {
         return;
     }
@@ -213,7 +234,7 @@ pub fn capitalize(chunk: &mut Chunk) {
         && b.is_ascii_lowercase()
     {
         let upper = (b.to_ascii_uppercase() as char).to_string();
-        chunk.text.replace_range(at..at + 1, &upper);
+        chunk.text.to_mut().replace_range(at..at + 1, &upper);
     }
 }
 
@@ -224,7 +245,7 @@ mod tests {
     #[test]
     fn splits_words_and_keeps_spans_whole() {
         let chunks = split(r#"My first request is "I need help, now." Thanks."#);
-        let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+        let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_ref()).collect();
         assert_eq!(
             texts,
             vec![

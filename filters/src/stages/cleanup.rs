@@ -3,6 +3,7 @@
 //! and emoji, table padding, and exact duplicate lines. Quoted strings, tags, URLs and other
 //! protected spans are copied verbatim.
 
+use super::fnv::BuildFnv;
 use super::lines::{self, Kind, Line};
 use crate::guard::protected_spans;
 use crate::options::Mode;
@@ -14,7 +15,7 @@ pub fn run(text: &str, mode: Mode) -> String {
     let parsed = lines::parse(&text);
     let compact = mode >= Mode::Balanced;
     let mut out: Vec<String> = Vec::with_capacity(parsed.len());
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<&str, BuildFnv> = HashSet::default();
     let mut last_blank = true;
 
     for (i, line) in parsed.iter().enumerate() {
@@ -117,7 +118,7 @@ fn sep(line: &Line<'_>) -> &'static str {
 fn is_duplicate<'a>(
     line: &Line<'a>,
     _content: &str,
-    seen: &mut HashSet<&'a str>,
+    seen: &mut HashSet<&'a str, BuildFnv>,
     _all: &[Line<'a>],
 ) -> bool {
     if matches!(line.kind, Kind::Heading(_)) {
@@ -235,7 +236,16 @@ fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
         let after = bytes.get(i + width).copied();
         let space_or_open =
             |b: Option<u8>| b.is_none_or(|b| b == b' ' || b == b'\t' || b == b'(' || b == b'"');
-        let word = |b: Option<u8>| b.is_some_and(|b| !b.is_ascii_whitespace() && b != b'*');
+        // Emphasis wraps words: it opens before a letter or digit and closes after one (or after
+        // sentence punctuation), so `*+*` and `$(*(*` are left as written.
+        let word_start = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || b >= 0x80);
+        let word_end = |b: Option<u8>| {
+            b.is_some_and(|b| {
+                b.is_ascii_alphanumeric()
+                    || b >= 0x80
+                    || matches!(b, b'.' | b'!' | b'?' | b')' | b':' | b'"')
+            })
+        };
         let closer_next = |b: Option<u8>| {
             b.is_none_or(|b| {
                 b.is_ascii_whitespace()
@@ -243,12 +253,12 @@ fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
             })
         };
         match open {
-            Some((at, w)) if w == width && word(before) && closer_next(after) => {
+            Some((at, w)) if w == width && word_end(before) && closer_next(after) => {
                 found.push((at, w));
                 found.push((i, width));
                 open = None;
             }
-            _ if space_or_open(before) && word(after) => open = Some((i, width)),
+            _ if space_or_open(before) && word_start(after) => open = Some((i, width)),
             _ => {}
         }
         i += width;

@@ -8,6 +8,7 @@
 
 mod chunks;
 mod cleanup;
+mod fnv;
 mod lines;
 mod phrases;
 mod prune;

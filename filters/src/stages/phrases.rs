@@ -5,6 +5,7 @@
 //! pattern in tokens of the selected tokenizer (checked once per tokenizer per process).
 
 use super::chunks::{self, Chunk};
+use super::fnv::BuildFnv;
 use crate::options::{Mode, Tokenizer};
 use crate::tokens;
 use std::collections::HashMap;
@@ -262,31 +263,6 @@ struct Table {
     words: Vec<Vec<&'static str>>,
 }
 
-/// FNV-1a: the table is looked up once per word, and its keys are short fixed words, so a
-/// simple hash beats SipHash's flood resistance, which a static table does not need.
-#[derive(Clone, Copy, Default)]
-struct BuildFnv;
-
-struct Fnv(u64);
-
-impl std::hash::BuildHasher for BuildFnv {
-    type Hasher = Fnv;
-    fn build_hasher(&self) -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
 fn table(tokenizer: Tokenizer) -> &'static Table {
     static O200K: OnceLock<Table> = OnceLock::new();
     static CL100K: OnceLock<Table> = OnceLock::new();
@@ -332,7 +308,8 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             i += 1;
             continue;
         };
-        let Some(candidates) = table.by_first.get(&*first) else {
+        // The table's own key outlives the borrow of `chunks` the rewrite needs.
+        let Some((&first, candidates)) = table.by_first.get_key_value(&*first) else {
             i += 1;
             continue;
         };
@@ -417,18 +394,18 @@ fn apply(
         )
         .collect();
     if let Some(first) = new.first_mut() {
-        first.text.insert_str(0, &lead);
+        first.text.to_mut().insert_str(0, &lead);
         first.core = (first.core.0 + lead.len(), first.core.1 + lead.len());
     }
     if let Some(last) = new.last_mut() {
-        last.text.push_str(&trail);
+        last.text.to_mut().push_str(&trail);
     }
     let produced = new.len();
     chunks.splice(i..i + len, new);
     if produced == 0 {
         // The phrase vanished: its punctuation goes to a neighbour, and the next word starts the sentence.
         let mut carrier = plain("");
-        carrier.text = format!("{lead}{trail}");
+        carrier.text = format!("{lead}{trail}").into();
         carrier.core = (lead.len(), lead.len());
         chunks.insert(i, carrier);
         chunks::remove(chunks, i);
@@ -444,13 +421,20 @@ fn apply(
     }
 }
 
-fn plain(word: &str) -> Chunk {
-    let mut chunk = chunks::split(word).pop().unwrap_or_else(|| Chunk {
-        text: String::new(),
-        fixed: false,
-        span: false,
-        core: (0, 0),
-    });
+/// A chunk for a word the rules write, owning its text.
+fn plain(word: &str) -> Chunk<'static> {
+    let mut chunk = chunks::split(word).pop().map_or_else(
+        || Chunk {
+            text: String::new().into(),
+            fixed: false,
+            span: false,
+            core: (0, 0),
+        },
+        |c| Chunk {
+            text: c.text.into_owned().into(),
+            ..c
+        },
+    );
     chunk.span = false;
     chunk
 }

@@ -69,7 +69,7 @@ fn keep(sentence: &[Chunk], words: &[String], said: &BTreeSet<String>) -> bool {
     (known as f64) < REDUNDANT * words.len() as f64
 }
 
-fn sentences(chunks: &[Chunk]) -> Vec<&[Chunk]> {
+fn sentences<'c, 'a>(chunks: &'c [Chunk<'a>]) -> Vec<&'c [Chunk<'a>]> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, c) in chunks.iter().enumerate() {

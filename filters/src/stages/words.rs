@@ -18,7 +18,9 @@ fn drop_tier(w: &str) -> Option<Mode> {
         | "truly" | "totally" | "extremely" | "absolutely" | "fairly" | "somewhat" | "perhaps"
         | "maybe" | "probably" | "possibly" | "obviously" | "surely" | "indeed" | "honestly"
         | "incredibly" | "highly" | "utterly" | "entirely" | "completely" | "overall"
-        | "additionally" => Some(Mode::Conservative),
+        | "additionally"
+        // Spoken disfluencies, as transcripts carry them.
+        | "um" | "umm" | "uh" | "uhm" | "erm" | "hmm" => Some(Mode::Conservative),
         "is" | "are" | "was" | "were" | "be" | "been" | "being" | "am" | "your" | "yours"
         | "my" | "our" | "their" | "its" | "his" | "that" | "which" | "who" | "whom" | "there"
         | "also" | "so" | "then" | "thus" | "therefore" | "hence" | "still" | "already"
@@ -33,8 +35,7 @@ fn drop_tier(w: &str) -> Option<Mode> {
         "of" | "in" | "on" | "at" | "about" | "upon" | "and" => Some(Mode::Balanced),
         "for" | "with" | "by" | "to" | "into" | "onto" | "as" | "what" | "how" | "this"
         | "these" | "those" | "from" => Some(Mode::Aggressive),
-        "has" | "have" | "had" | "having" | "will" | "would" | "does" | "did" | "get" | "gets"
-        | "got" | "let" | "lets" | "let's" | "relevant" | "various" | "certain" | "respective"
+        "has" | "have" | "had" | "will" | "let's" | "relevant" | "various" | "certain" | "respective"
         | "corresponding" | "actual" | "specific" | "comprehensive" | "possible" | "available"
         | "appropriate" | "necessary" | "needed" | "useful" | "helpful" | "proper" | "suitable"
         | "given" | "provided" | "following" => Some(Mode::Balanced),
@@ -106,14 +107,23 @@ fn keeps_sense(chunks: &[Chunk], i: usize, w: &str, mode: Mode) -> bool {
             true
         }
         // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
-        "which" | "who" | "whom" | "what" | "how" | "is" | "are" | "was" | "were" | "does"
-        | "did" | "will" | "would" | "have" | "has" => at_start && sentence_is_question(chunks, i),
+        "which" | "who" | "whom" | "what" | "how" | "is" | "are" | "was" | "were" | "will" => {
+            at_start && sentence_is_question(chunks, i)
+        }
         // `at least`, `at most`, `in case`, `on behalf`: fixed expressions.
         "at" | "in" | "on" => next
             .as_deref()
             .is_some_and(|n| matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")),
         // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
         "and" => mode < Mode::Aggressive && !(i > 0 && chunks[i - 1].text.ends_with(',')),
+        // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
+        // are the sentence's verb (`has two modes`).
+        "has" | "have" | "had" => {
+            (at_start && sentence_is_question(chunks, i))
+                || !next
+                    .as_deref()
+                    .is_some_and(|n| n.len() > 3 && (n.ends_with("ed") || n.ends_with("en")))
+        }
         // `from X to Y`, `to` before `from`: a range keeps both ends.
         "to" | "from" => {
             chunks
