@@ -213,7 +213,10 @@ test("the dashboard: sign-in, keys, usage, playground, revocation, CSRF", async 
     });
     const shown = async (id) => (await page.textContent(`#${id} .stat-value`)).trim();
     const int = (n) => new Intl.NumberFormat("en-US").format(n);
+    const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
+    assert.equal(await shown("stat-requests"), int(own.totals.requests));
     assert.equal(await shown("stat-saved"), int(own.totals.savedTokens));
+    assert.equal(await shown("stat-usd"), usd.format(own.totals.usdSaved));
     assert.equal(await shown("stat-output"), int(own.totals.outputSavedEst));
     const percent = own.totals.originalTokens > 0 ? ((own.totals.savedTokens * 100) / own.totals.originalTokens).toFixed(1) : "0.0";
     assert.equal(await shown("stat-percent"), `${percent}%`);
