@@ -13,3 +13,7 @@ cargo test --workspace --release
 if ls tests/e2e/test_*.py >/dev/null 2>&1; then
     TERSE_BIN="$PWD/target/release/terse" .venv/bin/python -m pytest -q tests/e2e
 fi
+
+if [ -f tests/e2e/dashboard.test.mjs ]; then
+    TERSE_BIN="$PWD/target/release/terse" node --test tests/e2e/
+fi

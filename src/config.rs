@@ -56,6 +56,10 @@ pub struct StorageConfig {
 pub struct AdminConfig {
     /// Empty means "not configured": a generated token's hash in the data directory is used.
     pub token: AdminToken,
+    /// Minutes a dashboard sign-in stays valid.
+    pub session_ttl_minutes: u64,
+    /// Marks the session cookie `Secure` (and names it `__Host-terse_admin`).
+    pub secure_cookie: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -178,6 +182,12 @@ impl Config {
             return Err((
                 "admin.token",
                 "the admin token must have at least 16 characters".into(),
+            ));
+        }
+        if self.admin.session_ttl_minutes == 0 || self.admin.session_ttl_minutes > 7 * 24 * 60 {
+            return Err((
+                "admin.session_ttl_minutes",
+                "a dashboard session must last between 1 minute and 7 days".into(),
             ));
         }
         if self.usage.flush_batch_size == 0 || self.usage.flush_interval_ms == 0 {
