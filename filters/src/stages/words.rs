@@ -33,7 +33,7 @@ fn drop_tier(w: &str) -> Option<Mode> {
         | "her" | "i'm" | "you're" | "it's" | "we're" | "they're" | "i'll" | "you'll" | "we'll"
         | "i've" | "you've" | "i'd" | "you'd" => Some(Mode::Aggressive),
         "of" | "in" | "on" | "at" | "about" | "upon" | "and" => Some(Mode::Balanced),
-        "for" | "with" | "by" | "to" | "into" | "onto" | "as" | "what" | "how" | "this"
+        "for" | "with" | "by" | "to" | "into" | "onto" | "as" | "this"
         | "these" | "those" | "from" => Some(Mode::Aggressive),
         "has" | "have" | "had" | "will" | "let's" | "relevant" | "various" | "certain" | "respective"
         | "corresponding" | "actual" | "specific" | "comprehensive" | "possible" | "available"
@@ -50,7 +50,7 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
         let chunk = &chunks[i];
         let droppable = !chunk.fixed
             && chunk.lower_any().is_some_and(|w| {
-                drop_tier(&w).is_some_and(|tier| tier <= mode) && !keeps_sense(chunks, i, &w, mode)
+                drop_tier(&w).is_some_and(|tier| tier <= mode) && !keeps_sense(chunks, i, &w)
             });
         // `a` and `I` are single letters that also stand for list labels and options: `a)`, `(a)`.
         let labelled = chunk.trail().starts_with(')')
@@ -70,7 +70,7 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
 }
 
 /// Words whose removal would change what a sentence says in context.
-fn keeps_sense(chunks: &[Chunk], i: usize, w: &str, mode: Mode) -> bool {
+fn keeps_sense(chunks: &[Chunk], i: usize, w: &str) -> bool {
     let next = chunks.get(i + 1).and_then(Chunk::lower_any);
     let at_start = i == 0 || chunks[i - 1].ends_sentence();
     match w {
@@ -107,7 +107,7 @@ fn keeps_sense(chunks: &[Chunk], i: usize, w: &str, mode: Mode) -> bool {
             true
         }
         // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
-        "which" | "who" | "whom" | "what" | "how" | "is" | "are" | "was" | "were" | "will" => {
+        "which" | "who" | "whom" | "is" | "are" | "was" | "were" | "will" => {
             at_start && sentence_is_question(chunks, i)
         }
         // `at least`, `at most`, `in case`, `on behalf`: fixed expressions.
@@ -115,7 +115,7 @@ fn keeps_sense(chunks: &[Chunk], i: usize, w: &str, mode: Mode) -> bool {
             .as_deref()
             .is_some_and(|n| matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")),
         // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
-        "and" => mode < Mode::Aggressive && !(i > 0 && chunks[i - 1].text.ends_with(',')),
+        "and" => !(i > 0 && chunks[i - 1].text.ends_with(',')),
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
         // are the sentence's verb (`has two modes`).
         "has" | "have" | "had" => {
