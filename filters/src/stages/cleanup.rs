@@ -166,6 +166,16 @@ fn push_visible(out: &mut String, s: &str) {
 /// Collapses whitespace and removes decorative emphasis outside protected spans.
 pub fn clean_inline(content: &str, structural: bool) -> String {
     let content = content.trim();
+    // Most lines hold no emphasis, tab or run of spaces (and, in headings and list items, no
+    // emoji): there is nothing to clean, so the span scan is skipped.
+    let bytes = content.as_bytes();
+    let untouched = !bytes.contains(&b'*')
+        && !bytes.contains(&b'\t')
+        && !bytes.windows(2).any(|w| w == b"  ")
+        && (!structural || content.is_ascii());
+    if untouched {
+        return content.to_string();
+    }
     let mut out = String::with_capacity(content.len());
     let spans = protected_spans(content);
     let mut last = 0;
