@@ -199,29 +199,32 @@ pub fn remove(chunks: &mut Vec<Chunk<'_>>, i: usize) {
     let removed = chunks.remove(i);
     let lead = removed.lead().to_string();
     let trail = removed.trail().to_string();
-    if !trail.is_empty() {
-        if i > 0 {
-            let prev = &mut chunks[i - 1];
-            let prev_closed = prev.text.ends_with(['.', ',', ';', ':', '!', '?']);
-            if !prev_closed {
-                if !prev.trail().ends_with(trail.as_str()) {
-                    prev.text.to_mut().push_str(&trail);
-                }
-            } else if trail.contains(['.', '!', '?']) && prev.text.ends_with([',', ';']) {
-                // `A, the.`: the sentence's end replaces the comma.
-                prev.text.to_mut().pop();
-                prev.text.to_mut().push_str(&trail);
-            }
-            // Otherwise (`Alice: Um, I think`) what came before is already closed.
-        } else if trail.contains(['.', '!', '?', ':', ')', '"']) && !chunks.is_empty() {
-            // nothing before it: the sentence mark is carried by the next word only if it closes something
-        }
+    if i > 0 {
+        carry_trail(&mut chunks[i - 1], &trail);
     }
     if !lead.is_empty() && i < chunks.len() {
         let next = &mut chunks[i];
         next.text.to_mut().insert_str(0, &lead);
         next.core = (next.core.0 + lead.len(), next.core.1 + lead.len());
     }
+}
+
+/// Gives a dropped word's closing punctuation to the word before it.
+pub fn carry_trail(prev: &mut Chunk<'_>, trail: &str) {
+    if trail.is_empty() {
+        return;
+    }
+    let prev_closed = prev.text.ends_with(['.', ',', ';', ':', '!', '?']);
+    if !prev_closed {
+        if !prev.trail().ends_with(trail) {
+            prev.text.to_mut().push_str(trail);
+        }
+    } else if trail.contains(['.', '!', '?']) && prev.text.ends_with([',', ';']) {
+        // `A, the.`: the sentence's end replaces the comma.
+        prev.text.to_mut().pop();
+        prev.text.to_mut().push_str(trail);
+    }
+    // Otherwise (`Alice: Um, I think`) what came before is already closed.
 }
 
 /// Capitalises the first letter of a plain word (used when a dropped word started a sentence).

@@ -45,34 +45,63 @@ fn drop_tier(w: &str) -> Option<Mode> {
 
 /// Drops the droppable words of one line of English prose.
 pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
-    let mut i = 0;
-    while i < chunks.len() {
-        let chunk = &chunks[i];
+    // One pass into a new vector: removing from the middle of a long line one word at a time
+    // would shift the rest of the line for every word.
+    let input = std::mem::take(chunks);
+    let total = input.len();
+    let mut out: Vec<Chunk> = Vec::with_capacity(total);
+    let mut lead = String::new();
+    let mut capitalize_next = false;
+    for (i, mut chunk) in input.iter().cloned().enumerate() {
+        if !lead.is_empty() {
+            chunk.text.to_mut().insert_str(0, &lead);
+            chunk.core = (chunk.core.0 + lead.len(), chunk.core.1 + lead.len());
+            lead.clear();
+        }
+        if capitalize_next {
+            chunks::capitalize(&mut chunk);
+            capitalize_next = false;
+        }
+        let context = Context {
+            prev: out.last(),
+            rest: &input[i..],
+            window: &input[i.saturating_sub(4)..(i + 4).min(total)],
+        };
         let droppable = !chunk.fixed
             && chunk.lower_any().is_some_and(|w| {
-                drop_tier(&w).is_some_and(|tier| tier <= mode) && !keeps_sense(chunks, i, &w)
+                drop_tier(&w).is_some_and(|tier| tier <= mode) && !keeps_sense(&context, &w)
             });
         // `a` and `I` are single letters that also stand for list labels and options: `a)`, `(a)`.
         let labelled = chunk.trail().starts_with(')')
             || chunk.lead().starts_with('(')
             || chunk.trail().starts_with(':');
-        if droppable && !labelled && chunks.len() > 1 {
-            let was_start = i == 0 || chunks[i - 1].ends_sentence();
-            let capital = chunks[i].is_capitalized();
-            chunks::remove(chunks, i);
-            if was_start && capital && i < chunks.len() {
-                chunks::capitalize(&mut chunks[i]);
+        let remaining = out.len() + (total - i);
+        if droppable && !labelled && remaining > 1 {
+            let was_start = out.last().is_none_or(Chunk::ends_sentence);
+            capitalize_next = was_start && chunk.is_capitalized();
+            if let Some(prev) = out.last_mut() {
+                chunks::carry_trail(prev, chunk.trail());
             }
+            lead = chunk.lead().to_string();
         } else {
-            i += 1;
+            out.push(chunk);
         }
     }
+    *chunks = out;
+}
+
+/// What the decision about one word may look at: the last word kept, this word and the rest of
+/// the line as written, and a few words around it as written.
+struct Context<'c, 'a> {
+    prev: Option<&'c Chunk<'a>>,
+    rest: &'c [Chunk<'a>],
+    window: &'c [Chunk<'a>],
 }
 
 /// Words whose removal would change what a sentence says in context.
-fn keeps_sense(chunks: &[Chunk], i: usize, w: &str) -> bool {
-    let next = chunks.get(i + 1).and_then(Chunk::lower_any);
-    let at_start = i == 0 || chunks[i - 1].ends_sentence();
+fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
+    let next = ctx.rest.get(1).and_then(Chunk::lower_any);
+    let at_start = ctx.prev.is_none_or(Chunk::ends_sentence);
     match w {
         // `that` before a determiner or pronoun introduces a clause (`ensure that the ...`) and can go;
         // before anything else it points at something specific.
@@ -108,28 +137,26 @@ fn keeps_sense(chunks: &[Chunk], i: usize, w: &str) -> bool {
         }
         // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" | "will" => {
-            at_start && sentence_is_question(chunks, i)
+            at_start && sentence_is_question(ctx.rest)
         }
         // `at least`, `at most`, `in case`, `on behalf`: fixed expressions.
         "at" | "in" | "on" => next
             .as_deref()
             .is_some_and(|n| matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")),
         // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
-        "and" => !(i > 0 && chunks[i - 1].text.ends_with(',')),
+        "and" => !ctx.prev.is_some_and(|p| p.text.ends_with(',')),
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
         // are the sentence's verb (`has two modes`).
         "has" | "have" | "had" => {
-            (at_start && sentence_is_question(chunks, i))
+            (at_start && sentence_is_question(ctx.rest))
                 || !next
                     .as_deref()
                     .is_some_and(|n| n.len() > 3 && (n.ends_with("ed") || n.ends_with("en")))
         }
         // `from X to Y`, `to` before `from`: a range keeps both ends.
         "to" | "from" => {
-            chunks
+            ctx.window
                 .iter()
-                .skip(i.saturating_sub(4))
-                .take(8)
                 .filter(|c| c.lower_any().is_some_and(|w| matches!(&*w, "from" | "to")))
                 .count()
                 >= 2
@@ -138,9 +165,8 @@ fn keeps_sense(chunks: &[Chunk], i: usize, w: &str) -> bool {
     }
 }
 
-fn sentence_is_question(chunks: &[Chunk], from: usize) -> bool {
-    chunks[from..]
-        .iter()
+fn sentence_is_question(rest: &[Chunk]) -> bool {
+    rest.iter()
         .find(|c| c.ends_sentence())
         .is_some_and(|c| c.text.trim_end_matches(['"', ')']).ends_with('?'))
 }
