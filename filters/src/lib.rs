@@ -43,8 +43,10 @@ pub fn compress(text: &str, options: &Options) -> Compressed {
     let staged = stages::run(sealed.text(), &ctx);
     let restored_deterministic = sealed.restore(&staged.deterministic);
     let restored = sealed.restore(&staged.dense);
+    // Only the text that is sent on needs the byte-for-byte check; the intermediate text is
+    // restored just to count what the rule stages saved.
     let integrity_passed = match (&restored_deterministic, &restored) {
-        (Some(a), Some(b)) => sealed.verify(a) && sealed.verify(b),
+        (Some(_), Some(out)) => sealed.verify(out),
         _ => false,
     };
 
