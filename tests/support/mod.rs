@@ -16,12 +16,24 @@ use std::time::{Duration, Instant};
 pub const ADMIN_TOKEN: &str = "test-admin-token-0123456789";
 pub const BIN: &str = env!("CARGO_BIN_EXE_terse");
 
-/// A port that was free a moment ago.
+/// A loopback port that no other server of this test process has been given.
+///
+/// Ports come from a per-process counter below the kernel's ephemeral range (32768+), not from
+/// binding port 0: a port released by such a probe can be handed to a parallel test's server in
+/// the gap before ours binds it, and our readiness probe would then find that other server.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("bind an ephemeral port")
+    use std::sync::atomic::{AtomicU32, Ordering};
+    const FIRST: u32 = 20_000;
+    const SPAN: u32 = 12_000;
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let base = std::process::id() * 97 % SPAN;
+    for _ in 0..SPAN {
+        let port = (FIRST + (base + NEXT.fetch_add(1, Ordering::Relaxed)) % SPAN) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free loopback port in {FIRST}..{}", FIRST + SPAN)
 }
 
 pub struct Server {
