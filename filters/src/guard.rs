@@ -26,7 +26,15 @@ pub fn protected_spans(line: &str) -> Vec<(usize, usize)> {
                 line[i..].find(CLOSE).map(|p| i + p + CLOSE.len_utf8())
             }
             _ if b.is_ascii_alphanumeric() && (i == 0 || !is_word_byte(bytes[i - 1])) => {
-                special_word_end(line, i)
+                match special_word_end(line, i) {
+                    Word::Special(end) => Some(end),
+                    Word::Plain { resume } => {
+                        // Nothing inside the rest of a plain word can start a span except the
+                        // bytes `resume` stops at.
+                        i = resume;
+                        continue;
+                    }
+                }
             }
             _ => None,
         };
@@ -139,29 +147,47 @@ fn bracket_slot_end(bytes: &[u8], i: usize) -> Option<usize> {
     (title_case || inner.len() <= 3).then_some(end)
 }
 
+/// What [`special_word_end`] found at a word start.
+enum Word {
+    /// A URL, address or path ending (exclusive) here.
+    Special(usize),
+    /// A plain word: the scan may resume at `resume`, the first byte after the word start that
+    /// could open a span of another kind (a quote, brace, bracket, placeholder) or the word's end.
+    Plain { resume: usize },
+}
+
 /// URLs, e-mail addresses and paths, as one run of non-space characters from `i`.
-fn special_word_end(line: &str, i: usize) -> Option<usize> {
+fn special_word_end(line: &str, i: usize) -> Word {
     let bytes = line.as_bytes();
     let mut j = i;
+    let mut resume = None;
+    let mut address_chars = false;
     while j < bytes.len()
         && !bytes[j].is_ascii_whitespace()
         && !matches!(bytes[j], b'"' | b'<' | b'>' | b'|' | b'\x0b')
     {
-        // Non-ASCII whitespace (no-break space, ideographic space) ends the run too.
-        if bytes[j] >= 0xC0
-            && line.is_char_boundary(j)
-            && line[j..].chars().next().is_some_and(char::is_whitespace)
-        {
-            break;
+        match bytes[j] {
+            b'/' | b'\\' | b'@' | b'.' => address_chars = true,
+            // Non-ASCII whitespace (no-break space, ideographic space) ends the run too.
+            0xC0..
+                if line.is_char_boundary(j)
+                    && line[j..].chars().next().is_some_and(char::is_whitespace) =>
+            {
+                break;
+            }
+            b'\'' | b'{' | b'[' | 0xE2 | 0xEE if j > i => {
+                resume.get_or_insert(j);
+            }
+            _ => {}
         }
         j += 1;
     }
-    // Most words hold none of the characters an address needs: decide that in one look.
-    if !bytes[i..j]
-        .iter()
-        .any(|b| matches!(b, b'/' | b'\\' | b'@' | b'.'))
-    {
-        return None;
+    // Most words hold none of the characters an address needs; neither does any word that
+    // starts inside them, since it ends at the same place.
+    if !address_chars {
+        return Word::Plain {
+            resume: resume.unwrap_or(j).max(i + 1),
+        };
     }
     let mut run = &line[i..j];
     // Trailing sentence punctuation is not part of the address.
@@ -177,7 +203,11 @@ fn special_word_end(line: &str, i: usize) -> Option<usize> {
         || is_email(run)
         || (run.contains('/') && run.len() > 2 && !run.contains("//") && looks_like_path(run))
         || run.contains('\\');
-    special.then_some(i + run.len())
+    if special && !run.is_empty() {
+        Word::Special(i + run.len())
+    } else {
+        Word::Plain { resume: i + 1 }
+    }
 }
 
 fn is_email(run: &str) -> bool {
@@ -319,29 +349,47 @@ pub fn is_steering(lower: &str) -> bool {
 
 /// True for a word (without surrounding punctuation) that no stage may drop or change.
 pub fn is_guard_word(word: &str) -> bool {
+    // One pass over the bytes decides every shape test; this runs once per word of every line.
     let bytes = word.as_bytes();
     if bytes.is_empty() {
         return false;
     }
-    if bytes.iter().any(|b| b.is_ascii_digit()) || word.contains(OPEN) {
-        return true;
-    }
-    if !bytes
-        .iter()
-        .all(|b| b.is_ascii_alphabetic() || *b == b'\'' || *b == b'-' || *b >= 0x80)
-    {
-        // Underscores, dots, slashes, @, #, $ ... : identifiers, versions, handles, symbols.
-        return true;
-    }
-    if is_identifier_shaped(word) {
-        return true;
-    }
     let mut buf = [0u8; 24];
-    match ascii_lower(word, &mut buf) {
-        Some(lower) => is_restrictive(lower) || is_steering(lower),
-        // Long or non-ASCII words are content, and content is never in a drop list.
-        None => false,
+    let (mut upper, mut camel, mut ascii) = (0usize, false, true);
+    let mut prev_lower = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'a'..=b'z' => prev_lower = true,
+            b'A'..=b'Z' => {
+                upper += 1;
+                camel |= prev_lower;
+                prev_lower = false;
+            }
+            b'\'' | b'-' => prev_lower = false,
+            // A vault placeholder (OPEN starts with this byte) or any other non-ASCII letter.
+            0xEE if word[i..].starts_with(OPEN) => return true,
+            0x80.. => {
+                ascii = false;
+                prev_lower = false;
+            }
+            // Digits, underscores, dots, slashes, @, #, $ ... : numbers, identifiers, versions.
+            _ => return true,
+        }
+        if let Some(d) = buf.get_mut(i) {
+            *d = b.to_ascii_lowercase();
+        }
     }
+    // camelCase, iPhone, macOS; CONSTANTS and kebab-case with capitals (2+ capitals).
+    if upper >= 2 || camel {
+        return true;
+    }
+    if !ascii || bytes.len() > buf.len() {
+        // Long or non-ASCII words are content, and content is never in a drop list.
+        return false;
+    }
+    // Only ASCII letters, apostrophes and hyphens were copied in.
+    let lower = std::str::from_utf8(&buf[..bytes.len()]).unwrap_or_default();
+    is_restrictive(lower) || is_steering(lower)
 }
 
 /// A guard word that must survive even sentence pruning: a negation or restrictive word, or a

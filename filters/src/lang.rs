@@ -40,6 +40,10 @@ pub fn is_english(text: &str) -> bool {
 
 /// True when a single sentence is English enough for the English rules.
 pub fn sentence_is_english(sentence: &str) -> bool {
+    // Most lines are plain ASCII, which a word-at-a-time check decides.
+    if sentence.is_ascii() {
+        return true;
+    }
     !sentence.chars().any(is_non_latin_letter) && !has_foreign_accents(sentence)
 }
 

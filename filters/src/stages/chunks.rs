@@ -149,7 +149,8 @@ fn is_abbreviation(core: &str) -> bool {
 pub fn split(content: &str) -> Vec<Chunk<'_>> {
     let spans = protected_spans(content);
     let bytes = content.as_bytes();
-    let mut chunks = Vec::new();
+    // About one chunk per six bytes of English prose: most lines need a single allocation.
+    let mut chunks = Vec::with_capacity(bytes.len() / 6 + 1);
     let mut i = 0;
     let mut span_idx = 0;
     while i < bytes.len() {
@@ -182,16 +183,20 @@ pub fn split(content: &str) -> Vec<Chunk<'_>> {
 /// Joins chunks back with single spaces.
 pub fn render(chunks: &[Chunk<'_>]) -> String {
     let mut out = String::with_capacity(chunks.iter().map(|c| c.text.len() + 1).sum());
-    for c in chunks {
-        if c.text.is_empty() {
-            continue;
-        }
-        if !out.is_empty() {
+    render_into(chunks, &mut out);
+    out
+}
+
+/// Appends the chunks, joined with single spaces, to `out`.
+pub fn render_into(chunks: &[Chunk<'_>], out: &mut String) {
+    let mut first = true;
+    for c in chunks.iter().filter(|c| !c.text.is_empty()) {
+        if !first {
             out.push(' ');
         }
         out.push_str(&c.text);
+        first = false;
     }
-    out
 }
 
 /// Removes chunk `i`, moving its punctuation to its neighbours so sentences stay well formed.

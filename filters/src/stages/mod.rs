@@ -101,10 +101,10 @@ fn map_prose(
             let mut chunks = chunks::split(line.content);
             edit(&mut chunks);
             if let Some((first, second)) = then.as_mut() {
-                first.push_str(&chunks::render(&chunks));
+                chunks::render_into(&chunks, first);
                 second(&mut chunks);
             }
-            out.push_str(&chunks::render(&chunks));
+            chunks::render_into(&chunks, &mut out);
         } else {
             out.push_str(line.content);
             if let Some((first, _)) = then.as_mut() {
