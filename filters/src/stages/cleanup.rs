@@ -149,18 +149,29 @@ fn strip_invisible(text: &str) -> String {
 }
 
 fn push_visible(out: &mut String, s: &str) {
-    if s.is_ascii() && !s.contains('\r') {
-        out.push_str(s);
-        return;
-    }
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' => {}
-            '\r' if chars.peek() == Some(&'\n') => {}
-            _ => out.push(c),
+    // Copies the runs between removals whole. Every removal starts with one of these bytes:
+    // `\r`, and the lead bytes of U+00AD, U+200B and U+2060, U+FEFF.
+    let bytes = s.as_bytes();
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(p) = bytes[i..]
+        .iter()
+        .position(|b| matches!(b, b'\r' | 0xC2 | 0xE2 | 0xEF))
+    {
+        let at = i + p;
+        let skip = match &bytes[at..] {
+            [b'\r', b'\n', ..] => 1,
+            [0xC2, 0xAD, ..] => 2,
+            [0xE2, 0x80, 0x8B, ..] | [0xE2, 0x81, 0xA0, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+            _ => 0,
+        };
+        if skip > 0 {
+            out.push_str(&s[copied..at]);
+            copied = at + skip;
         }
+        i = at + skip.max(1);
     }
+    out.push_str(&s[copied..]);
 }
 
 /// Collapses whitespace and removes decorative emphasis outside protected spans.
