@@ -15,7 +15,8 @@ pub fn run(text: &str, mode: Mode) -> String {
     let parsed = lines::parse(&text);
     let compact = mode >= Mode::Balanced;
     let mut out: Vec<String> = Vec::with_capacity(parsed.len());
-    let mut seen: HashSet<&str, BuildFnv> = HashSet::default();
+    let mut seen: HashSet<&str, BuildFnv> =
+        HashSet::with_capacity_and_hasher(parsed.len(), BuildFnv);
     let mut last_blank = true;
 
     for (i, line) in parsed.iter().enumerate() {
