@@ -20,6 +20,10 @@ pub fn is_english(text: &str) -> bool {
             non_latin += 1;
             continue;
         }
+        // No marker is longer than six letters.
+        if word.len() > 6 {
+            continue;
+        }
         let mut buf = [0u8; 24];
         if let Some(lower) = ascii_lower(word, &mut buf) {
             if is_english_marker(lower) {

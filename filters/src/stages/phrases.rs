@@ -259,6 +259,9 @@ static RULES: &[Rule] = &[
 /// Rules indexed by their first word, keeping only those that save tokens under `tokenizer`.
 struct Table {
     by_first: HashMap<&'static str, Vec<usize>, BuildFnv>,
+    /// For each word length, a bit per first letter (`a` to `z`) that some rule's first word of
+    /// that length starts with: most words are ruled out by one look, before any hashing.
+    first_letters: [u32; 25],
     /// Each rule's pattern split into words, split once.
     words: Vec<Vec<&'static str>>,
 }
@@ -296,7 +299,32 @@ fn build(tokenizer: Tokenizer) -> Table {
         .iter()
         .map(|r| r.pattern.split(' ').collect())
         .collect();
-    Table { by_first, words }
+    let mut first_letters = [0u32; 25];
+    for first in by_first.keys() {
+        if let Some(bit) = letter_bit(first) {
+            first_letters[first.len()] |= bit;
+        }
+    }
+    Table {
+        by_first,
+        first_letters,
+        words,
+    }
+}
+
+/// The bit of `word`'s first letter, for a word of at most 24 bytes starting with `a` to `z`.
+fn letter_bit(word: &str) -> Option<u32> {
+    match word.as_bytes().first() {
+        Some(b @ b'a'..=b'z') if word.len() < 25 => Some(1 << (b - b'a')),
+        _ => None,
+    }
+}
+
+impl Table {
+    /// False when no rule can start with `word` (lower case).
+    fn may_start(&self, word: &str) -> bool {
+        letter_bit(word).is_some_and(|bit| self.first_letters[word.len()] & bit != 0)
+    }
 }
 
 /// Applies the phrase rules of `mode` to one line of English prose.
@@ -309,7 +337,11 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             continue;
         };
         // The table's own key outlives the borrow of `chunks` the rewrite needs.
-        let Some((&first, candidates)) = table.by_first.get_key_value(&*first) else {
+        let found = table
+            .may_start(&first)
+            .then(|| table.by_first.get_key_value(&*first))
+            .flatten();
+        let Some((&first, candidates)) = found else {
             i += 1;
             continue;
         };
