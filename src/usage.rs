@@ -1,7 +1,7 @@
 //! Usage accounting off the request path: handlers send a [`UsageRecord`] down an unbounded
-//! channel ([`UsageSink::record`] never waits); [`UsageFlusher`], a Pingora background
-//! service, writes batches every `usage.flush_interval_ms` or `usage.flush_batch_size`
-//! records.
+//! channel ([`UsageSink::record`] never waits and wakes nothing); [`UsageFlusher`], a Pingora
+//! background service, collects them every `usage.flush_interval_ms` and writes them in
+//! batches of at most `usage.flush_batch_size` records.
 //!
 //! Nothing is lost on SIGTERM: when Pingora's shutdown watch fires the flusher writes what it
 //! holds and from then on writes each record as it arrives, without holding any across an
@@ -93,19 +93,20 @@ impl BackgroundService for UsageFlusher {
         let mut batch: Vec<UsageRecord> = Vec::with_capacity(self.batch_size);
         let mut tick = tokio::time::interval(self.interval);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Records are collected on each tick, not as they arrive: a receiver waiting on the
+        // channel would be woken by every request, a thread wake-up on the request path.
         loop {
             tokio::select! {
                 _ = shutdown.changed() => break,
-                _ = tick.tick() => self.write(&mut batch).await,
-                received = rx.recv() => match received {
-                    Some(record) => {
+                _ = tick.tick() => {
+                    while let Ok(record) = rx.try_recv() {
                         batch.push(record);
                         if batch.len() >= self.batch_size {
                             self.write(&mut batch).await;
                         }
                     }
-                    None => break,
-                },
+                    self.write(&mut batch).await;
+                }
             }
         }
         // Shutting down: flush, then write each late record at once until the runtime stops.

@@ -255,7 +255,7 @@ async fn serve(
         Protocol::Openai => openai::rewrite(&raw, &plan),
         Protocol::Anthropic => anthropic::rewrite(&raw, &plan),
     };
-    let Rewritten { body, stats } = crate::engine::cpu_bound(raw.len(), rewrite);
+    let Rewritten { body, stats } = crate::engine::cpu_bound(plan.work_bytes(raw.len()), rewrite);
     let body = body.map_or(raw, Bytes::from);
 
     let request_headers = session.req_header().headers.clone();
