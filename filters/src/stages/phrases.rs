@@ -8,6 +8,7 @@ use super::chunks::{self, Chunk};
 use super::fnv::BuildFnv;
 use crate::options::{Mode, Tokenizer};
 use crate::tokens;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -256,14 +257,24 @@ static RULES: &[Rule] = &[
     r("in particular", "", Anywhere, A),
 ];
 
-/// Rules indexed by their first word, keeping only those that save tokens under `tokenizer`.
+/// Rules indexed by their first words, keeping only those that save tokens under `tokenizer`.
 struct Table {
+    /// Rules of one word, or whose second word is the wildcard, by their first word.
     by_first: HashMap<&'static str, Vec<usize>, BuildFnv>,
+    /// Every other rule by its first two words: common first words (`in`, `a`, `it`) start
+    /// dozens of rules, and the second word rules out all but a few at once.
+    by_pair: HashMap<&'static str, HashMap<&'static str, Vec<usize>, BuildFnv>, BuildFnv>,
     /// For each word length, a bit per first letter (`a` to `z`) that some rule's first word of
     /// that length starts with: most words are ruled out by one look, before any hashing.
     first_letters: [u32; 25],
     /// Each rule's pattern split into words, split once.
     words: Vec<Vec<&'static str>>,
+}
+
+/// The order rules are tried in: longest pattern first, so `i want you to act as` wins over
+/// `i want you to`.
+fn precedence(idx: usize) -> (std::cmp::Reverse<usize>, usize) {
+    (std::cmp::Reverse(RULES[idx].pattern.len()), idx)
 }
 
 fn table(tokenizer: Tokenizer) -> &'static Table {
@@ -278,6 +289,9 @@ fn table(tokenizer: Tokenizer) -> &'static Table {
 
 fn build(tokenizer: Tokenizer) -> Table {
     let mut by_first: HashMap<&'static str, Vec<usize>, BuildFnv> = HashMap::default();
+    let mut by_pair: HashMap<&'static str, HashMap<&'static str, Vec<usize>, BuildFnv>, BuildFnv> =
+        HashMap::default();
+    let mut first_letters = [0u32; 25];
     for (idx, rule) in RULES.iter().enumerate() {
         let from = format!(" {}", rule.pattern.replace('*', "example"));
         let to = if rule.replacement.is_empty() {
@@ -288,25 +302,34 @@ fn build(tokenizer: Tokenizer) -> Table {
         if tokens::count(&to, tokenizer) >= tokens::count(&from, tokenizer) {
             continue;
         }
-        let first = rule.pattern.split(' ').next().unwrap_or_default();
-        by_first.entry(first).or_default().push(idx);
+        let mut words = rule.pattern.split(' ');
+        let first = words.next().unwrap_or_default();
+        match words.next() {
+            Some(second) if second != "*" => by_pair
+                .entry(first)
+                .or_default()
+                .entry(second)
+                .or_default()
+                .push(idx),
+            _ => by_first.entry(first).or_default().push(idx),
+        }
+        if let Some(bit) = letter_bit(first) {
+            first_letters[first.len()] |= bit;
+        }
     }
-    // Longest pattern first, so `i want you to act as` wins over `i want you to`.
-    for list in by_first.values_mut() {
-        list.sort_by_key(|&i| (std::cmp::Reverse(RULES[i].pattern.len()), i));
+    for list in by_first
+        .values_mut()
+        .chain(by_pair.values_mut().flat_map(HashMap::values_mut))
+    {
+        list.sort_by_key(|&i| precedence(i));
     }
     let words = RULES
         .iter()
         .map(|r| r.pattern.split(' ').collect())
         .collect();
-    let mut first_letters = [0u32; 25];
-    for first in by_first.keys() {
-        if let Some(bit) = letter_bit(first) {
-            first_letters[first.len()] |= bit;
-        }
-    }
     Table {
         by_first,
+        by_pair,
         first_letters,
         words,
     }
@@ -325,6 +348,34 @@ impl Table {
     fn may_start(&self, word: &str) -> bool {
         letter_bit(word).is_some_and(|bit| self.first_letters[word.len()] & bit != 0)
     }
+
+    /// The rules that may match at a word `first` followed by `second`, in precedence order.
+    fn candidates(&self, first: &str, second: Option<&str>) -> Cow<'_, [usize]> {
+        let singles = self.by_first.get(first).map_or(&[][..], Vec::as_slice);
+        let pairs = second
+            .and_then(|second| self.by_pair.get(first)?.get(second))
+            .map_or(&[][..], Vec::as_slice);
+        if pairs.is_empty() {
+            return Cow::Borrowed(singles);
+        }
+        if singles.is_empty() {
+            return Cow::Borrowed(pairs);
+        }
+        let mut merged = Vec::with_capacity(singles.len() + pairs.len());
+        let (mut a, mut b) = (0, 0);
+        while a < singles.len() || b < pairs.len() {
+            let take_single = b == pairs.len()
+                || (a < singles.len() && precedence(singles[a]) < precedence(pairs[b]));
+            if take_single {
+                merged.push(singles[a]);
+                a += 1;
+            } else {
+                merged.push(pairs[b]);
+                b += 1;
+            }
+        }
+        Cow::Owned(merged)
+    }
 }
 
 /// Applies the phrase rules of `mode` to one line of English prose.
@@ -336,18 +387,21 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             i += 1;
             continue;
         };
-        // The table's own key outlives the borrow of `chunks` the rewrite needs.
-        let found = table
-            .may_start(&first)
-            .then(|| table.by_first.get_key_value(&*first))
-            .flatten();
-        let Some((&first, candidates)) = found else {
+        if !table.may_start(&first) {
+            i += 1;
+            continue;
+        }
+        let second = chunks.get(i + 1).and_then(Chunk::lower_any);
+        let candidates = table.candidates(&first, second.as_deref());
+        let Some(&any) = candidates.first() else {
             i += 1;
             continue;
         };
+        // The table's own word outlives the borrow of `chunks` the rewrite needs.
+        let first: &'static str = table.words[any][0];
         let at_start = i == 0 || chunks[i - 1].ends_sentence() || chunks[i - 1].text.ends_with(':');
         let mut applied = false;
-        for &idx in candidates {
+        for &idx in candidates.iter() {
             let rule = &RULES[idx];
             if rule.mode > mode || (rule.at == At::Start && !at_start) {
                 continue;
