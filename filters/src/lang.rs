@@ -7,13 +7,15 @@
 
 use crate::guard::ascii_lower;
 
-/// True when the text's prose reads as English.
+/// True when the text's prose reads as English, judged on its first thousand words: enough to
+/// tell a language by its function words, and the check stays cheap on long prompts (the
+/// sentence-level check still guards foreign passages further down).
 pub fn is_english(text: &str) -> bool {
     let (mut english, mut foreign, mut words, mut non_latin) = (0usize, 0usize, 0usize, 0usize);
     for word in text
         .split(|c: char| !c.is_alphabetic() && c != '\'')
         .filter(|w| !w.is_empty())
-        .take(4000)
+        .take(1000)
     {
         words += 1;
         if !word.is_ascii() && word.chars().any(is_non_latin_letter) {
