@@ -540,12 +540,28 @@ fn strip_list_marker(line: &str) -> &str {
 
 /// A word without the punctuation around it.
 pub fn trim_punct(chunk: &str) -> &str {
-    chunk
-        .trim_start_matches(['(', '[', '"', '\'', '*', '_', '|', '\u{201C}', '\u{2018}'])
-        .trim_end_matches([
-            '.', ',', ';', ':', '!', '?', ')', ']', '"', '\'', '*', '_', '|', '\u{201D}',
-            '\u{2019}',
-        ])
+    // Byte by byte: this runs on every word, and only the curly quotes are not ASCII.
+    let mut rest = chunk;
+    loop {
+        rest = match rest.as_bytes().first() {
+            Some(b'(' | b'[' | b'"' | b'\'' | b'*' | b'_' | b'|') => &rest[1..],
+            Some(0xE2) if rest.starts_with(['\u{201C}', '\u{2018}']) => &rest[3..],
+            _ => break,
+        };
+    }
+    loop {
+        rest = match rest.as_bytes().last() {
+            Some(
+                b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' | b']' | b'"' | b'\'' | b'*' | b'_'
+                | b'|',
+            ) => &rest[..rest.len() - 1],
+            Some(0x9D | 0x99) if rest.ends_with(['\u{201D}', '\u{2019}']) => {
+                &rest[..rest.len() - 3]
+            }
+            _ => break,
+        };
+    }
+    rest
 }
 
 #[cfg(test)]
