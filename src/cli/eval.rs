@@ -213,6 +213,7 @@ fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<S
         .cloned()
         .collect();
     let outcome = Outcome {
+        ceiling: ceiling(text, options, &guard, stats.original_tokens),
         reduction: if stats.original_tokens == 0 {
             0.0
         } else {
@@ -225,6 +226,20 @@ fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<S
         latency_ms: stats.latency_ms,
     };
     (outcome, keep_text.then_some(compressed.text))
+}
+
+/// See [`Outcome::ceiling`].
+fn ceiling(text: &str, options: &Options, guard: &BTreeSet<String>, original_tokens: usize) -> f64 {
+    if original_tokens == 0 {
+        return 0.0;
+    }
+    let sealed = filters::vault::seal(text, options);
+    let kept: Vec<&str> = sealed
+        .items()
+        .chain(guard.iter().map(String::as_str))
+        .collect();
+    let floor = filters::count_tokens(&kept.join(" "), options.tokenizer).min(original_tokens);
+    (original_tokens - floor) as f64 * 100.0 / original_tokens as f64
 }
 
 fn show_losses(

@@ -14,6 +14,10 @@ pub struct Outcome {
     pub lost: Vec<String>,
     pub integrity_passed: bool,
     pub latency_ms: f64,
+    /// The most any compressor could save without dropping a vault or guard item: percent of
+    /// the original tokens not taken by those items alone, joined by spaces. A loose bound:
+    /// the kept items still need words around them to say anything.
+    pub ceiling: f64,
 }
 
 /// One line of the table.
@@ -26,6 +30,8 @@ pub struct Row {
     pub median_reduction: f64,
     pub p10_reduction: f64,
     pub p90_reduction: f64,
+    /// Median of the per-prompt ceilings (see [`Outcome::ceiling`]).
+    pub median_ceiling: f64,
     pub guard_items: usize,
     pub guard_kept: usize,
     /// Percent of the distinct guard items kept; 100 when there were none.
@@ -42,6 +48,8 @@ impl Row {
     pub fn new(corpus: &str, mode: &str, outcomes: &[&Outcome], truncated: usize) -> Row {
         let mut reductions: Vec<f64> = outcomes.iter().map(|o| o.reduction).collect();
         reductions.sort_by(f64::total_cmp);
+        let mut ceilings: Vec<f64> = outcomes.iter().map(|o| o.ceiling).collect();
+        ceilings.sort_by(f64::total_cmp);
         let guard_items = outcomes.iter().map(|o| o.guard_items).sum();
         let guard_kept = outcomes.iter().map(|o| o.guard_kept).sum();
         let latency: f64 = outcomes.iter().map(|o| o.latency_ms).sum();
@@ -52,6 +60,7 @@ impl Row {
             median_reduction: percentile(&reductions, 0.5),
             p10_reduction: percentile(&reductions, 0.1),
             p90_reduction: percentile(&reductions, 0.9),
+            median_ceiling: percentile(&ceilings, 0.5),
             guard_items,
             guard_kept,
             guard_retention: if guard_items == 0 {
@@ -99,18 +108,19 @@ pub fn shorten(item: &str) -> String {
 /// The rows as a markdown table.
 pub fn markdown(rows: &[Row]) -> String {
     let mut table = String::from(
-        "| corpus | mode | prompts | median | p10 | p90 | guard items kept | prompts losing guard items | integrity failures | mean latency |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| corpus | mode | prompts | median | p10 | p90 | ceiling (median) | guard items kept | prompts losing guard items | integrity failures | mean latency |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for row in rows {
         table.push_str(&format!(
-            "| {} | {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.2}% ({}/{}) | {} | {} | {:.3} ms |\n",
+            "| {} | {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.2}% ({}/{}) | {} | {} | {:.3} ms |\n",
             row.corpus,
             row.mode,
             row.prompts,
             row.median_reduction,
             row.p10_reduction,
             row.p90_reduction,
+            row.median_ceiling,
             row.guard_retention,
             row.guard_kept,
             row.guard_items,
@@ -148,6 +158,7 @@ mod tests {
                 lost: Vec::new(),
                 integrity_passed: true,
                 latency_ms: 1.0,
+                ceiling: 60.0,
             },
             Outcome {
                 reduction: 10.0,
@@ -156,6 +167,7 @@ mod tests {
                 lost: vec!["v2.1".to_string()],
                 integrity_passed: false,
                 latency_ms: 3.0,
+                ceiling: 40.0,
             },
             Outcome {
                 reduction: 20.0,
@@ -169,6 +181,7 @@ mod tests {
         assert_eq!(row.median_reduction, 20.0);
         assert_eq!(row.p10_reduction, 12.0);
         assert_eq!(row.p90_reduction, 28.0);
+        assert_eq!(row.median_ceiling, 40.0);
         assert_eq!((row.guard_kept, row.guard_items), (9, 10));
         assert_eq!(row.guard_retention, 90.0);
         assert_eq!(row.prompts_missing_guard_items, 1);
@@ -178,7 +191,7 @@ mod tests {
         let table = markdown(&[row]);
         assert!(
             table.contains(
-                "| c | balanced | 3 | 20.0% | 12.0% | 28.0% | 90.00% (9/10) | 1 | 1 | 1.333 ms |"
+                "| c | balanced | 3 | 20.0% | 12.0% | 28.0% | 40.0% | 90.00% (9/10) | 1 | 1 | 1.333 ms |"
             ),
             "{table}"
         );
