@@ -13,6 +13,11 @@ pub fn protected_spans(line: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
+        // Most bytes can start nothing: step over them without the dispatch below.
+        if BYTE_CLASS[bytes[i] as usize] & STARTS == 0 {
+            i += 1;
+            continue;
+        }
         let b = bytes[i];
         let end = match b {
             b'"' => closing(line, i + 1, '"', 400),
@@ -156,29 +161,69 @@ enum Word {
     Plain { resume: usize },
 }
 
+/// What a byte may be to the span scan, as bit flags (see [`BYTE_CLASS`]).
+const STARTS: u8 = 1; // may open a span: quotes, tag, braces, brackets, placeholder, alphanumeric
+const ENDS_RUN: u8 = 2; // ends an address run: ASCII whitespace, `"`, `<`, `>`, `|`, VT
+const ADDRESS: u8 = 4; // a character an address needs: `/`, `\`, `@`, `.`
+const OPENS_INSIDE: u8 = 8; // may open another span inside a word: `'`, `{`, `[`
+const LEAD: u8 = 16; // the lead byte of a multi-byte character (maybe non-ASCII whitespace)
+
+/// The class of every byte value, built once at compile time.
+static BYTE_CLASS: [u8; 256] = byte_classes();
+
+const fn byte_classes() -> [u8; 256] {
+    let mut classes = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        let mut class = 0;
+        if byte.is_ascii_alphanumeric()
+            || matches!(byte, b'"' | b'\'' | b'<' | b'{' | b'[' | 0xE2 | 0xEE)
+        {
+            class |= STARTS;
+        }
+        if byte.is_ascii_whitespace() || matches!(byte, b'"' | b'<' | b'>' | b'|' | b'\x0b') {
+            class |= ENDS_RUN;
+        }
+        if matches!(byte, b'/' | b'\\' | b'@' | b'.') {
+            class |= ADDRESS;
+        }
+        if matches!(byte, b'\'' | b'{' | b'[') {
+            class |= OPENS_INSIDE;
+        }
+        if byte >= 0xC0 {
+            class |= LEAD;
+        }
+        classes[b] = class;
+        b += 1;
+    }
+    classes
+}
+
 /// URLs, e-mail addresses and paths, as one run of non-space characters from `i`.
 fn special_word_end(line: &str, i: usize) -> Word {
     let bytes = line.as_bytes();
     let mut j = i;
     let mut resume = None;
     let mut address_chars = false;
-    while j < bytes.len()
-        && !bytes[j].is_ascii_whitespace()
-        && !matches!(bytes[j], b'"' | b'<' | b'>' | b'|' | b'\x0b')
-    {
-        match bytes[j] {
-            b'/' | b'\\' | b'@' | b'.' => address_chars = true,
-            // Non-ASCII whitespace (no-break space, ideographic space) ends the run too.
-            0xC0..
-                if line.is_char_boundary(j)
-                    && line[j..].chars().next().is_some_and(char::is_whitespace) =>
-            {
+    while j < bytes.len() {
+        let class = BYTE_CLASS[bytes[j] as usize];
+        if class & (ENDS_RUN | ADDRESS | OPENS_INSIDE | LEAD) != 0 {
+            if class & ENDS_RUN != 0 {
                 break;
             }
-            b'\'' | b'{' | b'[' | 0xE2 | 0xEE if j > i => {
+            address_chars |= class & ADDRESS != 0;
+            if class & LEAD != 0 {
+                // Non-ASCII whitespace (no-break space, ideographic space) ends the run too.
+                if line[j..].chars().next().is_some_and(char::is_whitespace) {
+                    break;
+                }
+                if j > i && matches!(bytes[j], 0xE2 | 0xEE) {
+                    resume.get_or_insert(j);
+                }
+            } else if class & OPENS_INSIDE != 0 && j > i {
                 resume.get_or_insert(j);
             }
-            _ => {}
         }
         j += 1;
     }
