@@ -15,6 +15,9 @@ pub struct Chunk<'a> {
     pub span: bool,
     /// Byte range of the bare word inside `text`.
     pub core: (usize, usize),
+    /// The bare word lower-cased (see [`Chunk::lower_any`]), worked out once: the word lists look
+    /// at each word several times. Edits move punctuation and change case, never the word.
+    lowered: Option<Lower<'a>>,
 }
 
 impl<'a> Chunk<'a> {
@@ -32,6 +35,23 @@ impl<'a> Chunk<'a> {
             fixed,
             span: protected,
             core: core_range,
+            lowered: if protected { None } else { Lower::of(core) },
+        }
+    }
+
+    /// A chunk for a word the rules write, owning its text; never a protected span.
+    pub fn owned(word: &str) -> Chunk<'static> {
+        let (text, fixed, core) = match split(word).pop() {
+            Some(c) => (c.text.into_owned(), c.fixed, c.core),
+            None => (String::new(), false, (0, 0)),
+        };
+        let lowered = Lower::copied(&text[core.0..core.1]);
+        Chunk {
+            text: text.into(),
+            fixed,
+            span: false,
+            core,
+            lowered,
         }
     }
 
@@ -70,11 +90,8 @@ impl<'a> Chunk<'a> {
     }
 
     /// The word lower-cased for phrase matching, guard words included (never a protected span).
-    pub fn lower_any(&self) -> Option<Lower<'_>> {
-        if self.span {
-            return None;
-        }
-        Lower::of(self.core())
+    pub fn lower_any(&self) -> Option<Lower<'a>> {
+        self.lowered
     }
 
     pub fn is_capitalized(&self) -> bool {
@@ -87,13 +104,28 @@ impl<'a> Chunk<'a> {
 
 /// A short ASCII word lower-cased without allocating: the word lists are matched once per
 /// word, and most words are lower case already, so those are borrowed as they are.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lower<'a> {
     Borrowed(&'a str),
     Copied { buf: [u8; 24], len: u8 },
 }
 
 impl<'a> Lower<'a> {
+    /// Like [`Lower::of`], always copied, so it outlives `core`.
+    fn copied(core: &str) -> Option<Lower<'static>> {
+        match Lower::of(core)? {
+            Lower::Borrowed(word) => {
+                let mut buf = [0u8; 24];
+                buf[..word.len()].copy_from_slice(word.as_bytes());
+                Some(Lower::Copied {
+                    buf,
+                    len: word.len() as u8,
+                })
+            }
+            Lower::Copied { buf, len } => Some(Lower::Copied { buf, len }),
+        }
+    }
+
     fn of(core: &'a str) -> Option<Lower<'a>> {
         let bytes = core.as_bytes();
         if bytes.is_empty() || bytes.len() > 24 {

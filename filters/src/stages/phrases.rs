@@ -509,20 +509,7 @@ fn apply(
 
 /// A chunk for a word the rules write, owning its text.
 fn plain(word: &str) -> Chunk<'static> {
-    let mut chunk = chunks::split(word).pop().map_or_else(
-        || Chunk {
-            text: String::new().into(),
-            fixed: false,
-            span: false,
-            core: (0, 0),
-        },
-        |c| Chunk {
-            text: c.text.into_owned().into(),
-            ..c
-        },
-    );
-    chunk.span = false;
-    chunk
+    Chunk::owned(word)
 }
 
 #[cfg(test)]
