@@ -140,9 +140,19 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             at_start && sentence_is_question(ctx.rest)
         }
         // `at least`, `at most`, `in case`, `on behalf`: fixed expressions.
-        "at" | "in" | "on" => next
-            .as_deref()
-            .is_some_and(|n| matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")),
+        "at" | "in" | "on" => {
+            next.as_deref().is_some_and(|n| {
+                matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")
+            }) || (w == "on"
+                // `based on`, `depends on`, `focus on`: the verb needs its preposition.
+                && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+                    matches!(
+                        &*p,
+                        "based" | "depending" | "depends" | "depend" | "rely" | "relies"
+                            | "relying" | "focus" | "focused" | "focuses" | "focusing"
+                    )
+                }))
+        }
         // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
         "and" => !ctx.prev.is_some_and(|p| p.text.ends_with(',')),
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
@@ -153,6 +163,13 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                     .as_deref()
                     .is_some_and(|n| n.len() > 3 && (n.ends_with("ed") || n.ends_with("en")))
         }
+        // A low-information adjective goes only where it qualifies the noun after it (`the
+        // relevant files`); as a predicate or condition (`when relevant to`, `if necessary`,
+        // `provided that`, `the following:`) it carries the sentence's sense.
+        "relevant" | "various" | "certain" | "respective" | "corresponding" | "actual"
+        | "specific" | "comprehensive" | "possible" | "available" | "appropriate" | "necessary"
+        | "needed" | "useful" | "helpful" | "proper" | "suitable" | "given" | "provided"
+        | "following" => !qualifies_next_noun(ctx),
         // `from X to Y`, `to` before `from`: a range keeps both ends.
         "to" | "from" => {
             ctx.window
@@ -162,6 +179,36 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                 >= 2
         }
         _ => false,
+    }
+}
+
+/// True when the word at `ctx.rest[0]` stands right before a noun: no punctuation between, no
+/// condition word before it, and a next word that is not a function word of the word lists.
+fn qualifies_next_noun(ctx: &Context<'_, '_>) -> bool {
+    let (Some(this), Some(next)) = (ctx.rest.first(), ctx.rest.get(1)) else {
+        return false;
+    };
+    if !this.trail().is_empty() || !next.lead().is_empty() {
+        return false;
+    }
+    let after_condition = ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+        matches!(
+            &*p,
+            "when" | "whenever" | "where" | "wherever" | "if" | "unless" | "than"
+        )
+    });
+    if after_condition {
+        return false;
+    }
+    match next.lower_any() {
+        // A protected span, number or identifier names a thing.
+        None => true,
+        Some(n) => {
+            drop_tier(&n).is_none()
+                && !crate::guard::is_restrictive(n.as_bytes())
+                && !crate::guard::is_steering(n.as_bytes())
+                && !matches!(&*n, "when" | "where" | "whenever" | "wherever" | "than")
+        }
     }
 }
 
@@ -201,6 +248,37 @@ mod tests {
             run("Choose a) red or b) blue.", Mode::Balanced),
             "Choose a) red or b) blue."
         );
+    }
+
+    #[test]
+    fn low_information_adjectives_go_only_before_their_noun() {
+        assert_eq!(
+            run("Read the relevant files first.", Mode::Balanced),
+            "Read files first."
+        );
+        for kept in [
+            "Only loaded when relevant to the request.",
+            "Add tests if necessary.",
+            "Use it where possible, then stop.",
+            "Answer provided that you know.",
+            "Use the following: a list.",
+        ] {
+            let out = run(kept, Mode::Balanced);
+            let word = ["relevant", "necessary", "possible", "provided", "following"]
+                .into_iter()
+                .find(|w| kept.contains(w))
+                .unwrap();
+            assert!(out.contains(word), "{kept:?} -> {out:?}");
+        }
+    }
+
+    #[test]
+    fn a_verb_keeps_the_preposition_it_needs() {
+        assert_eq!(
+            run("Activated based on the relevance.", Mode::Balanced),
+            "Activated based on relevance."
+        );
+        assert_eq!(run("Sit on the chair.", Mode::Balanced), "Sit chair.");
     }
 
     #[test]
