@@ -183,7 +183,8 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
 }
 
 /// True when the word at `ctx.rest[0]` stands right before a noun: no punctuation between, no
-/// condition word before it, and a next word that is not a function word of the word lists.
+/// condition or degree word before it, and a next word that is not a function word of the word
+/// lists.
 fn qualifies_next_noun(ctx: &Context<'_, '_>) -> bool {
     let (Some(this), Some(next)) = (ctx.rest.first(), ctx.rest.get(1)) else {
         return false;
@@ -191,13 +192,28 @@ fn qualifies_next_noun(ctx: &Context<'_, '_>) -> bool {
     if !this.trail().is_empty() || !next.lead().is_empty() {
         return false;
     }
-    let after_condition = ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+    // After a condition (`when relevant`) or a degree word (`most relevant`) the adjective is
+    // what is said.
+    let after_condition_or_degree = ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
         matches!(
             &*p,
-            "when" | "whenever" | "where" | "wherever" | "if" | "unless" | "than"
+            "when"
+                | "whenever"
+                | "where"
+                | "wherever"
+                | "if"
+                | "unless"
+                | "than"
+                | "most"
+                | "more"
+                | "less"
+                | "least"
+                | "very"
+                | "too"
+                | "highly"
         )
     });
-    if after_condition {
+    if after_condition_or_degree {
         return false;
     }
     match next.lower_any() {
@@ -262,6 +278,7 @@ mod tests {
             "Use it where possible, then stop.",
             "Answer provided that you know.",
             "Use the following: a list.",
+            "Pick the 3 most relevant check categories.",
         ] {
             let out = run(kept, Mode::Balanced);
             let word = ["relevant", "necessary", "possible", "provided", "following"]
