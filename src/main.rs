@@ -2,11 +2,6 @@
 
 use clap::{Parser, Subcommand};
 
-/// mimalloc: the engine allocates many short-lived strings per request, and glibc's allocator
-/// spends a tenth of a loaded proxy's CPU on them (measured with perf on the compression path).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 mod admin;
 mod api;
 mod app;
