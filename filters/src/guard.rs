@@ -512,6 +512,13 @@ pub fn items_with(text: &str, options: &crate::Options) -> Vec<String> {
     out
 }
 
+/// `text` as a reader sees it once formatting cleanup has run: without HTML comments and
+/// zero-width characters, which [`items_with`] leaves out of the guard items too. Retention is
+/// checked against this, so a text returned unchanged (nothing to save) still keeps its items.
+pub fn visible(text: &str) -> String {
+    without_comments_and_invisibles(text)
+}
+
 fn without_comments_and_invisibles(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

@@ -292,6 +292,10 @@ const FOUND_CASES: &[&str] = &[
     "*+*:./v",
     "$(*(*",
     "|A0w/o|\u{b}\n\0\0\0|",
+    // Proptest with 3,000 cases, on the engine of 3861865:
+    "{\"k\": \u{200b}}{# c #}",
+    "\u{ae}\"*\u{a1}*",
+    "*\u{ce6}*:\u{a980}",
 ];
 
 #[test]

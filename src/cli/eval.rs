@@ -207,9 +207,10 @@ fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<S
     let guard: BTreeSet<String> = filters::guard::items_with(text, options)
         .into_iter()
         .collect();
+    let visible = filters::guard::visible(&compressed.text);
     let lost: Vec<String> = guard
         .iter()
-        .filter(|item| !compressed.text.contains(item.as_str()))
+        .filter(|item| !visible.contains(item.as_str()))
         .cloned()
         .collect();
     let outcome = Outcome {

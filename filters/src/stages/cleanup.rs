@@ -256,8 +256,14 @@ fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
         }
         let before = if i == 0 { None } else { Some(bytes[i - 1]) };
         let after = bytes.get(i + width).copied();
-        let space_or_open =
-            |b: Option<u8>| b.is_none_or(|b| b == b' ' || b == b'\t' || b == b'(' || b == b'"');
+        // An opener follows a space, or an opening `(` or `"` that itself starts a word:
+        // `("*word*")` is emphasis, `x"*y*` is one symbol-bearing word and stays whole.
+        let opening_starts_word = i < 2 || bytes[i - 2] == b' ' || bytes[i - 2] == b'\t';
+        let space_or_open = |b: Option<u8>| {
+            b.is_none_or(|b| {
+                b == b' ' || b == b'\t' || ((b == b'(' || b == b'"') && opening_starts_word)
+            })
+        };
         // Emphasis wraps words: it opens before a letter or digit and closes after one (or after
         // sentence punctuation), so `*+*` and `$(*(*` are left as written.
         let word_start = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || b >= 0x80);
@@ -268,14 +274,16 @@ fn emphasis_markers(free: &str) -> Vec<(usize, usize)> {
                     || matches!(b, b'.' | b'!' | b'?' | b')' | b':' | b'"')
             })
         };
-        let closer_next = |b: Option<u8>| {
-            b.is_none_or(|b| {
-                b.is_ascii_whitespace()
-                    || matches!(b, b'.' | b',' | b':' | b';' | b'!' | b'?' | b')' | b'"')
-            })
+        // A closer ends the word: only closing punctuation may follow it before a space, so
+        // `*word*:` is emphasis and `*x*:y` is one symbol-bearing word that stays whole.
+        let closes_word = || {
+            bytes[i + width..]
+                .iter()
+                .find(|b| !matches!(b, b'.' | b',' | b':' | b';' | b'!' | b'?' | b')' | b'"'))
+                .is_none_or(|b| b.is_ascii_whitespace())
         };
         match open {
-            Some((at, w)) if w == width && word_end(before) && closer_next(after) => {
+            Some((at, w)) if w == width && word_end(before) && closes_word() => {
                 found.push((at, w));
                 found.push((i, width));
                 open = None;

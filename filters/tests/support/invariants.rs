@@ -56,9 +56,10 @@ pub fn check(input: &str, options: &Options) -> Result<Compressed, String> {
             "{context}: integrity failed but the text was changed"
         ));
     }
+    let visible = filters::guard::visible(out);
     if let Some(missing) = filters::guard::items_with(input, options)
         .into_iter()
-        .find(|item| !out.contains(item.as_str()))
+        .find(|item| !visible.contains(item.as_str()))
     {
         return Err(format!(
             "{context}: the guard item {:?} is missing from the output",
