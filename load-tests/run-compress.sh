@@ -37,8 +37,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PUBLIC=$(free_port); ADMIN=$(free_port)
+# Two distinct free loopback ports, chosen while both probe sockets are open.
+read -r PUBLIC ADMIN <<< "$(python3 -c 'import socket; s=[socket.socket() for _ in range(2)]; [x.bind(("127.0.0.1",0)) for x in s]; print(" ".join(str(x.getsockname()[1]) for x in s))')"
 export SERVICE_STORAGE_DATA_DIR=$work/data
 SERVICE_SERVER_PUBLIC_LISTEN=127.0.0.1:$PUBLIC SERVICE_SERVER_ADMIN_LISTEN=127.0.0.1:$ADMIN \
 SERVICE_ADMIN_TOKEN=load-test-admin-token-0000 \

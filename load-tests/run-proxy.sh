@@ -33,7 +33,9 @@ LOADGEN=target/release/examples/loadgen
 PY=python3
 [ -x .venv/bin/python ] && PY=.venv/bin/python
 
-free_port() { $PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# N distinct free loopback ports, chosen while all N probe sockets are open (two separate probes
+# can get the same port back).
+free_ports() { $PY -c 'import socket,sys; s=[socket.socket() for _ in range(int(sys.argv[1]))]; [x.bind(("127.0.0.1",0)) for x in s]; print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"; }
 wait_port() {
     for _ in $(seq 1 100); do
         (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
@@ -42,8 +44,7 @@ wait_port() {
     echo "nothing listens on port $1" >&2; return 1
 }
 
-UPSTREAM=$(free_port); NGINX_PROXY=$(free_port); TERSE_PORT=$(free_port); ADMIN_PORT=$(free_port)
-SSE_MOCK=$(free_port)
+read -r UPSTREAM NGINX_PROXY TERSE_PORT ADMIN_PORT SSE_MOCK <<< "$(free_ports 5)"
 
 # --- the mock upstream and the nginx baseline: two nginx instances, one worker each ---------
 ANSWER='{"id":"chatcmpl-bench","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"The answer is 42."}}],"usage":{"prompt_tokens":4000,"completion_tokens":5,"total_tokens":4005}}'

@@ -176,6 +176,17 @@ impl Config {
                 ),
             ));
         }
+        let public = self.server.public_listen;
+        if public.port() == admin.port()
+            && (public.ip() == admin.ip() || public.ip().is_unspecified())
+        {
+            return Err((
+                "server.admin_listen",
+                format!(
+                    "{admin} is also the public listener's address: the two listeners need their own ports"
+                ),
+            ));
+        }
         if let Some(token) = self.admin.token.configured()
             && token.chars().count() < 16
         {
@@ -384,6 +395,14 @@ mod tests {
             .unwrap()
             + 1;
         assert!(err.contains(&format!("t.yaml:{line}:17 ")), "{err}");
+    }
+
+    #[test]
+    fn the_two_listeners_need_their_own_ports() {
+        let bad = EMBEDDED_DEFAULT.replace("\"127.0.0.1:8081\"", "\"127.0.0.1:8080\"");
+        let err = Config::parse(&bad, "t.yaml").unwrap_err().to_string();
+        assert!(err.contains("server.admin_listen"), "{err}");
+        assert!(err.contains("own ports"), "{err}");
     }
 
     #[test]

@@ -34,10 +34,20 @@ TARGETS = ["openai", "anthropic", "openrouter", "inference", "custom"]
 UPSTREAM_TIMEOUT_MS = 1500
 
 
+_GIVEN_PORTS = set()
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port free a moment ago and never handed out before in this process: two
+    quick probes can get the same port back, and a service given one port for both of its
+    listeners would answer half its requests from the wrong one."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _GIVEN_PORTS:
+            _GIVEN_PORTS.add(port)
+            return port
 
 
 def terse_bin():

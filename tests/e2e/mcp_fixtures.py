@@ -41,10 +41,19 @@ def terse_bin() -> str:
     pytest.fail("no terse binary: build it (cargo build --release) or set TERSE_BIN", pytrace=False)
 
 
+_GIVEN_PORTS: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback port free a moment ago and never handed out before in this process (two quick
+    probes can get the same port back; see conftest.free_port)."""
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        if port not in _GIVEN_PORTS:
+            _GIVEN_PORTS.add(port)
+            return port
 
 
 def closed_port_url() -> str:
