@@ -8,7 +8,6 @@ build).
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from ports import free_port
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -32,22 +33,6 @@ UPSTREAM_CREDENTIALS = {
 TARGETS = ["openai", "anthropic", "openrouter", "inference", "custom"]
 # How long the proxy waits for an upstream answer in these tests (the 504 test hangs longer).
 UPSTREAM_TIMEOUT_MS = 1500
-
-
-_GIVEN_PORTS = set()
-
-
-def free_port():
-    """A loopback port free a moment ago and never handed out before in this process: two
-    quick probes can get the same port back, and a service given one port for both of its
-    listeners would answer half its requests from the wrong one."""
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port not in _GIVEN_PORTS:
-            _GIVEN_PORTS.add(port)
-            return port
 
 
 def terse_bin():

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -24,6 +23,8 @@ from typing import AsyncIterator
 import pytest
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 # Longest wait for the service to become ready, and for one MCP request.
@@ -39,21 +40,6 @@ def terse_bin() -> str:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     pytest.fail("no terse binary: build it (cargo build --release) or set TERSE_BIN", pytrace=False)
-
-
-_GIVEN_PORTS: set[int] = set()
-
-
-def free_port() -> int:
-    """A loopback port free a moment ago and never handed out before in this process (two quick
-    probes can get the same port back; see conftest.free_port)."""
-    while True:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        if port not in _GIVEN_PORTS:
-            _GIVEN_PORTS.add(port)
-            return port
 
 
 def closed_port_url() -> str:
