@@ -493,7 +493,7 @@ pub fn items(text: &str) -> Vec<String> {
 /// the property tests to check retention.
 pub fn items_with(text: &str, options: &crate::Options) -> Vec<String> {
     let sealed = crate::vault::seal(text, options);
-    let visible = without_comments_and_invisibles(sealed.text());
+    let visible = visible(sealed.text());
     let mut out: Vec<String> = Vec::new();
     for line in visible.lines() {
         let line = strip_list_marker(line);
@@ -516,10 +516,6 @@ pub fn items_with(text: &str, options: &crate::Options) -> Vec<String> {
 /// zero-width characters, which [`items_with`] leaves out of the guard items too. Retention is
 /// checked against this, so a text returned unchanged (nothing to save) still keeps its items.
 pub fn visible(text: &str) -> String {
-    without_comments_and_invisibles(text)
-}
-
-fn without_comments_and_invisibles(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(pos) = rest.find("<!--") {
