@@ -493,7 +493,7 @@ pub fn items(text: &str) -> Vec<String> {
 /// the property tests to check retention.
 pub fn items_with(text: &str, options: &crate::Options) -> Vec<String> {
     let sealed = crate::vault::seal(text, options);
-    let visible = visible(sealed.text());
+    let visible = strip_unseen(sealed.text());
     let mut out: Vec<String> = Vec::new();
     for line in visible.lines() {
         let line = strip_list_marker(line);
@@ -512,10 +512,21 @@ pub fn items_with(text: &str, options: &crate::Options) -> Vec<String> {
     out
 }
 
-/// `text` as a reader sees it once formatting cleanup has run: without HTML comments and
-/// zero-width characters, which [`items_with`] leaves out of the guard items too. Retention is
-/// checked against this, so a text returned unchanged (nothing to save) still keeps its items.
-pub fn visible(text: &str) -> String {
+/// `text` as a reader sees it once formatting cleanup has run: without the HTML comments and
+/// zero-width characters outside protected spans, which [`items_with`] leaves out of the guard
+/// items too. Retention is checked against this, so a text returned unchanged (nothing to save)
+/// still keeps its items. Protected spans are sealed first because cleanup never sees inside them:
+/// a `<!--` quoted in inline code does not open a comment that hides the prose after it.
+pub fn visible(text: &str, options: &crate::Options) -> String {
+    let sealed = crate::vault::seal(text, options);
+    let unseen_removed = strip_unseen(sealed.text());
+    // A comment may hold a whole placeholder; the sealed form still serves for finding guard
+    // items, which never contain one.
+    sealed.restore(&unseen_removed).unwrap_or(unseen_removed)
+}
+
+/// Removes HTML comments and zero-width characters from sealed text.
+fn strip_unseen(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(pos) = rest.find("<!--") {
@@ -620,6 +631,15 @@ mod tests {
             .into_iter()
             .map(|(s, e)| &line[s..e])
             .collect()
+    }
+
+    #[test]
+    fn a_comment_opener_quoted_in_code_hides_nothing() {
+        let text =
+            "Look for `<!-- Generated` first.\nPlace at END of it:\n```html\n<!-- x\n-->\n```";
+        let options = crate::Options::default();
+        assert_eq!(visible(text, &options), text);
+        assert_eq!(visible("a <!-- b --> c\u{200B}", &options), "a  c");
     }
 
     #[test]

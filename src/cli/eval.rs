@@ -207,7 +207,7 @@ fn measure(text: &str, options: &Options, keep_text: bool) -> (Outcome, Option<S
     let guard: BTreeSet<String> = filters::guard::items_with(text, options)
         .into_iter()
         .collect();
-    let visible = filters::guard::visible(&compressed.text);
+    let visible = filters::guard::visible(&compressed.text, options);
     let lost: Vec<String> = guard
         .iter()
         .filter(|item| !visible.contains(item.as_str()))

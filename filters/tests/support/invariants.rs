@@ -56,7 +56,7 @@ pub fn check(input: &str, options: &Options) -> Result<Compressed, String> {
             "{context}: integrity failed but the text was changed"
         ));
     }
-    let visible = filters::guard::visible(out);
+    let visible = filters::guard::visible(out, options);
     if let Some(missing) = filters::guard::items_with(input, options)
         .into_iter()
         .find(|item| !visible.contains(item.as_str()))
