@@ -9,6 +9,7 @@
 //! compressed prefix is the same from turn to turn and provider prompt caches keep hitting.
 
 pub mod brevity;
+mod fnv;
 pub mod guard;
 pub mod lang;
 pub mod options;
@@ -29,9 +30,73 @@ pub const MAX_PROMPT_CHARS: usize = 50_000;
 /// Compresses `text` as `options` ask. Never panics, never returns a damaged prompt.
 pub fn compress(text: &str, options: &Options) -> Compressed {
     let started = Instant::now();
-    let tokenizer = options.tokenizer;
-    let original_tokens = tokens::count(text, tokenizer);
+    let run = run(text, options, Breakdown::Stages);
+    let saved_tokens = run.original_tokens - run.final_tokens;
+    let deterministic_saved =
+        run.original_tokens - run.deterministic_tokens.unwrap_or(run.original_tokens);
+    let stats = Stats {
+        mode: options.mode,
+        original_tokens: run.original_tokens,
+        final_tokens: run.final_tokens,
+        saved_tokens,
+        saved_percent: percent(saved_tokens, run.original_tokens),
+        latency_ms: round_to(started.elapsed().as_secs_f64() * 1000.0, 3),
+        tokenizer_used: options.tokenizer,
+        integrity_passed: run.integrity_passed,
+        stage_breakdown: StageBreakdown {
+            deterministic_saved,
+            density_saved: saved_tokens.saturating_sub(deterministic_saved),
+            protected_items_count: run.protected_items.total(),
+        },
+        protected_items: run.protected_items,
+    };
+    Compressed {
+        text: run.text,
+        stats,
+    }
+}
 
+/// What forwarding a prompt needs: the same text as [`compress`] gives, with its two token
+/// counts but without the per-stage breakdown, which costs a third count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shortened {
+    pub text: String,
+    pub original_tokens: usize,
+    pub final_tokens: usize,
+    pub integrity_passed: bool,
+}
+
+/// [`compress`] without the per-stage breakdown: the text the proxy forwards.
+pub fn shorten(text: &str, options: &Options) -> Shortened {
+    let run = run(text, options, Breakdown::Totals);
+    Shortened {
+        text: run.text,
+        original_tokens: run.original_tokens,
+        final_tokens: run.final_tokens,
+        integrity_passed: run.integrity_passed,
+    }
+}
+
+/// Whether a run counts the text after the rule-based stages as well.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Breakdown {
+    Stages,
+    Totals,
+}
+
+struct Run {
+    text: String,
+    original_tokens: usize,
+    /// With [`Breakdown::Stages`]: the tokens after the rule-based stages.
+    deterministic_tokens: Option<usize>,
+    final_tokens: usize,
+    integrity_passed: bool,
+    protected_items: ProtectedItems,
+}
+
+/// The pipeline: seal, run the stages, restore, verify, count.
+fn run(text: &str, options: &Options, breakdown: Breakdown) -> Run {
+    let tokenizer = options.tokenizer;
     let sealed = vault::seal(text, options);
     let protected_items = sealed.counts();
     let ctx = stages::Context {
@@ -41,51 +106,48 @@ pub fn compress(text: &str, options: &Options) -> Compressed {
     };
 
     let staged = stages::run(sealed.text(), &ctx);
-    let restored_deterministic = sealed.restore(&staged.deterministic);
     let restored = sealed.restore(&staged.dense);
     // Only the text that is sent on needs the byte-for-byte check; the intermediate text is
     // restored just to count what the rule stages saved.
+    let restored_deterministic = match breakdown {
+        Breakdown::Stages => sealed.restore(&staged.deterministic).map(Some),
+        Breakdown::Totals => Some(None),
+    };
     let integrity_passed = match (&restored_deterministic, &restored) {
         (Some(_), Some(out)) => sealed.verify(out),
         _ => false,
     };
-
-    let (text_out, deterministic_tokens, final_tokens) =
-        match (integrity_passed, restored_deterministic, restored) {
-            (true, Some(det), Some(out)) => {
-                let det_tokens = tokens::count(&det, tokenizer);
-                let out_tokens = tokens::count(&out, tokenizer);
-                if out_tokens >= original_tokens {
-                    // Compression that saves nothing is not worth a changed prompt.
-                    (text.to_string(), original_tokens, original_tokens)
-                } else {
-                    (out, det_tokens.min(original_tokens), out_tokens)
-                }
-            }
-            _ => (text.to_string(), original_tokens, original_tokens),
-        };
-
-    let saved_tokens = original_tokens - final_tokens;
-    let deterministic_saved = original_tokens - deterministic_tokens;
-    let stats = Stats {
-        mode: options.mode,
-        original_tokens,
-        final_tokens,
-        saved_tokens,
-        saved_percent: percent(saved_tokens, original_tokens),
-        latency_ms: round_to(started.elapsed().as_secs_f64() * 1000.0, 3),
-        tokenizer_used: tokenizer,
-        integrity_passed,
-        stage_breakdown: StageBreakdown {
-            deterministic_saved,
-            density_saved: saved_tokens.saturating_sub(deterministic_saved),
-            protected_items_count: protected_items.total(),
-        },
-        protected_items,
+    let changed = match (integrity_passed, restored_deterministic, restored) {
+        (true, Some(det), Some(out)) => Some((det, out)),
+        _ => None,
     };
-    Compressed {
-        text: text_out,
-        stats,
+
+    // The versions share most of their lines, which are counted once.
+    let mut counter = tokens::SharedLines::new(tokenizer);
+    let original_tokens = counter.count(text);
+    let counts = changed.as_ref().map(|(det, out)| {
+        let det_tokens = det.as_deref().map(|det| counter.count(det));
+        (det_tokens, counter.count(out))
+    });
+    drop(counter);
+    let (text, deterministic_tokens, final_tokens) = match (changed, counts) {
+        (Some((_, out)), Some((det_tokens, out_tokens))) if out_tokens < original_tokens => {
+            (out, det_tokens.map(|t| t.min(original_tokens)), out_tokens)
+        }
+        // Compression that saves nothing is not worth a changed prompt.
+        _ => (
+            text.to_string(),
+            (breakdown == Breakdown::Stages).then_some(original_tokens),
+            original_tokens,
+        ),
+    };
+    Run {
+        text,
+        original_tokens,
+        deterministic_tokens,
+        final_tokens,
+        integrity_passed,
+        protected_items,
     }
 }
 

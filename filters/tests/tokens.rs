@@ -5,6 +5,7 @@
 mod support;
 
 use filters::Tokenizer;
+use filters::tokens::SharedLines;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use support::corpus;
@@ -76,7 +77,8 @@ fn every_corpus_prompt_counts_as_tiktoken_counts() {
         for tokenizer in Tokenizer::ALL {
             let ours = filters::count_tokens(&prompt.text, tokenizer);
             let theirs = reference_count(&prompt.text, tokenizer);
-            if ours != theirs {
+            let shared = SharedLines::new(tokenizer).count(&prompt.text);
+            if ours != theirs || shared != theirs {
                 mismatches.push(format!(
                     "{}/{} {tokenizer}: {ours} != {theirs}",
                     prompt.corpus, prompt.id
@@ -137,6 +139,11 @@ const FRAGMENTS: &[&str] = &[
     "!?",
     "--",
     "//",
+    "/",
+    ".\n",
+    "\u{a0}",
+    "\u{3000}",
+    "\u{85}",
 ];
 
 fn fragment_text() -> impl Strategy<Value = String> {
@@ -157,6 +164,19 @@ proptest! {
     fn tricky_mixtures_count_as_tiktoken_counts(text in fragment_text()) {
         for tokenizer in Tokenizer::ALL {
             prop_assert_eq!(filters::count_tokens(&text, tokenizer), reference_count(&text, tokenizer));
+        }
+    }
+
+    /// Counting by lines is exact however the lines are cut, and a second text sharing lines
+    /// with the first reuses their counts without changing its own total.
+    #[test]
+    fn line_by_line_counts_are_exact(first in fragment_text(), second in fragment_text()) {
+        for tokenizer in Tokenizer::ALL {
+            let mut shared = SharedLines::new(tokenizer);
+            let joined = format!("{first}\n{second}");
+            prop_assert_eq!(shared.count(&first), reference_count(&first, tokenizer));
+            prop_assert_eq!(shared.count(&joined), reference_count(&joined, tokenizer));
+            prop_assert_eq!(shared.count(&second), reference_count(&second, tokenizer));
         }
     }
 }

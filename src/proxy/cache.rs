@@ -7,7 +7,7 @@
 //! hash collision can never substitute another prompt. When the entries exceed the byte budget
 //! the cache starts over (simple, and the working set refills within a few requests).
 
-use filters::{Compressed, Options, Tokenizer};
+use filters::{Options, Shortened, Tokenizer};
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -21,7 +21,7 @@ const MIN_CACHED_BYTES: usize = 256;
 
 struct Entry {
     original: String,
-    compressed: Compressed,
+    shortened: Shortened,
 }
 
 #[derive(Default)]
@@ -78,10 +78,10 @@ impl CompressionCache {
         tokens
     }
 
-    /// `filters::compress(text, options)`, from the cache when this text was compressed before.
-    pub fn compress(&self, text: &str, options: &Options) -> Compressed {
+    /// `filters::shorten(text, options)`, from the cache when this text was compressed before.
+    pub fn shorten(&self, text: &str, options: &Options) -> Shortened {
         if text.len() < MIN_CACHED_BYTES {
-            return filters::compress(text, options);
+            return filters::shorten(text, options);
         }
         let key = key(text, options);
         let hit = self
@@ -90,12 +90,10 @@ impl CompressionCache {
             .ok()
             .and_then(|entries| entries.map.get(&key).cloned());
         if let Some(entry) = hit.filter(|entry| entry.original == text) {
-            let mut compressed = entry.compressed.clone();
-            compressed.stats.latency_ms = 0.0;
-            return compressed;
+            return entry.shortened.clone();
         }
-        let compressed = filters::compress(text, options);
-        let size = text.len() + compressed.text.len();
+        let shortened = filters::shorten(text, options);
+        let size = text.len() + shortened.text.len();
         if let Ok(mut entries) = self.entries.lock() {
             if entries.bytes + size > BUDGET_BYTES {
                 entries.map.clear();
@@ -105,12 +103,12 @@ impl CompressionCache {
                 entries.bytes += size;
                 let entry = Arc::new(Entry {
                     original: text.to_string(),
-                    compressed: compressed.clone(),
+                    shortened: shortened.clone(),
                 });
                 entries.map.insert(key, entry);
             }
         }
-        compressed
+        shortened
     }
 }
 
@@ -125,12 +123,14 @@ mod tests {
         let text = "I would really like you to please basically just help me, thanks. ".repeat(8);
         let options = Options::with_mode(Mode::Aggressive);
         let engine = filters::compress(&text, &options);
-        let first = cache.compress(&text, &options);
-        let second = cache.compress(&text, &options);
-        assert_eq!(first.text, engine.text);
+        let first = cache.shorten(&text, &options);
+        let second = cache.shorten(&text, &options);
+        assert_eq!(first, second);
         assert_eq!(second.text, engine.text);
-        assert_eq!(second.stats.final_tokens, engine.stats.final_tokens);
-        let other_mode = cache.compress(&text, &Options::with_mode(Mode::Conservative));
+        assert_eq!(second.original_tokens, engine.stats.original_tokens);
+        assert_eq!(second.final_tokens, engine.stats.final_tokens);
+        assert!(second.integrity_passed);
+        let other_mode = cache.shorten(&text, &Options::with_mode(Mode::Conservative));
         assert_eq!(
             other_mode.text,
             filters::compress(&text, &Options::with_mode(Mode::Conservative)).text

@@ -248,14 +248,14 @@ impl TextRewriter {
             }
             return None;
         };
-        let compressed = CompressionCache::global().compress(text, options);
+        let shortened = CompressionCache::global().shorten(text, options);
         self.engine_ran = true;
-        self.original_tokens += compressed.stats.original_tokens;
-        self.input_tokens += compressed.stats.final_tokens;
-        if !compressed.stats.integrity_passed {
+        self.original_tokens += shortened.original_tokens;
+        self.input_tokens += shortened.final_tokens;
+        if !shortened.integrity_passed {
             self.fallback = true;
         }
-        (compressed.text != text).then_some(compressed.text)
+        (shortened.text != text).then_some(shortened.text)
     }
 
     /// Counts text the proxy adds (the brevity directive) as forwarded input.

@@ -3,8 +3,8 @@
 //! and emoji, table padding, and exact duplicate lines. Quoted strings, tags, URLs and other
 //! protected spans are copied verbatim.
 
-use super::fnv::BuildFnv;
 use super::lines::{self, Kind, Line};
+use crate::fnv::BuildFnv;
 use crate::guard::protected_spans;
 use crate::options::Mode;
 use std::collections::HashSet;

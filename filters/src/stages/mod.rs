@@ -8,7 +8,6 @@
 
 mod chunks;
 mod cleanup;
-mod fnv;
 mod lines;
 mod phrases;
 mod prune;

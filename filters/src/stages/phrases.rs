@@ -5,7 +5,7 @@
 //! pattern in tokens of the selected tokenizer (checked once per tokenizer per process).
 
 use super::chunks::{self, Chunk};
-use super::fnv::BuildFnv;
+use crate::fnv::BuildFnv;
 use crate::options::{Mode, Tokenizer};
 use crate::tokens;
 use std::borrow::Cow;

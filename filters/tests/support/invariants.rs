@@ -31,6 +31,14 @@ pub fn check(input: &str, options: &Options) -> Result<Compressed, String> {
             stats.original_tokens, stats.final_tokens
         ));
     }
+    let shortened = filters::shorten(input, options);
+    if shortened.text != *out
+        || shortened.original_tokens != original_tokens
+        || shortened.final_tokens != final_tokens
+        || shortened.integrity_passed != stats.integrity_passed
+    {
+        return Err(format!("{context}: shorten and compress disagree"));
+    }
     if final_tokens > original_tokens {
         return Err(format!(
             "{context}: output has more tokens ({final_tokens}) than input ({original_tokens})"
