@@ -65,12 +65,17 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
         }
         let context = Context {
             prev: out.last(),
+            before: i.checked_sub(1).map(|b| &input[b]),
             rest: &input[i..],
             window: &input[i.saturating_sub(4)..(i + 4).min(total)],
         };
         let droppable = !chunk.fixed
             && chunk.lower_any().is_some_and(|w| {
-                drop_tier(&w).is_some_and(|tier| tier <= mode) && !keeps_sense(&context, &w)
+                let tier = drop_tier(&w)
+                    .into_iter()
+                    .chain(role_subject(&context, &w))
+                    .min();
+                tier.is_some_and(|tier| tier <= mode) && !keeps_sense(&context, &w)
             });
         // `a` and `I` are single letters that also stand for list labels and options: `a)`, `(a)`.
         let labelled = chunk.trail().starts_with(')')
@@ -91,18 +96,81 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
     *chunks = out;
 }
 
-/// What the decision about one word may look at: the last word kept, this word and the rest of
-/// the line as written, and a few words around it as written.
+/// What the decision about one word may look at: the last word kept, the word before this one
+/// as written, this word and the rest of the line as written, and a few words around it as
+/// written.
 struct Context<'c, 'a> {
     prev: Option<&'c Chunk<'a>>,
+    before: Option<&'c Chunk<'a>>,
     rest: &'c [Chunk<'a>],
     window: &'c [Chunk<'a>],
+}
+
+/// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
+/// goes with the copula that follows it, which every mode drops: what remains reads as the
+/// role itself (`Expert in ...`) rather than `You expert in ...`. Not before a negation
+/// (`You are not ...`), which keeps its copula and so its subject.
+fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
+    let at_start = ctx.prev.is_none_or(Chunk::ends_sentence);
+    let word = |n: usize| ctx.rest.get(n).and_then(Chunk::lower_any);
+    let opens_role = w == "you"
+        && at_start
+        && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
+        && word(1).as_deref() == Some("are")
+        && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
+        && word(2).is_some_and(|n| !crate::guard::is_restrictive(n.as_bytes()))
+        && !sentence_is_question(ctx.rest);
+    opens_role.then_some(Mode::Conservative)
+}
+
+/// Object pronouns and question words: a preposition before one of them is what ties it to the
+/// sentence (`suggestions of it`, `think about what`).
+fn is_object_pronoun(w: &str) -> bool {
+    matches!(
+        w,
+        "it" | "them"
+            | "him"
+            | "her"
+            | "me"
+            | "us"
+            | "you"
+            | "yourself"
+            | "itself"
+            | "themselves"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "which"
+            | "whom"
+            | "what"
+            | "whether"
+    )
 }
 
 /// Words whose removal would change what a sentence says in context.
 fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);
     let at_start = ctx.prev.is_none_or(Chunk::ends_sentence);
+    if matches!(
+        w,
+        "of" | "in"
+            | "on"
+            | "at"
+            | "about"
+            | "upon"
+            | "for"
+            | "with"
+            | "by"
+            | "to"
+            | "into"
+            | "onto"
+            | "as"
+            | "from"
+    ) && next.as_deref().is_some_and(is_object_pronoun)
+    {
+        return true;
+    }
     match w {
         // `that` before a determiner or pronoun introduces a clause (`ensure that the ...`) and can go;
         // before anything else it points at something specific.
@@ -169,8 +237,14 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // `provided that`, `the following:`) it carries the sentence's sense.
         "relevant" | "various" | "certain" | "respective" | "corresponding" | "actual"
         | "specific" | "comprehensive" | "possible" | "available" | "appropriate" | "necessary"
-        | "needed" | "useful" | "helpful" | "proper" | "suitable" | "given" | "provided"
-        | "following" => !qualifies_next_noun(ctx),
+        | "needed" | "useful" | "helpful" | "proper" | "suitable" => !qualifies_next_noun(ctx),
+        // These are verbs as often as adjectives (`following guidelines of`, `given a list`):
+        // only after a determiner (`the following rules`) are they adjectives for sure.
+        "given" | "provided" | "following" => {
+            !(ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+                matches!(&*b, "the" | "a" | "an" | "these" | "those" | "any" | "all")
+            }) && qualifies_next_noun(ctx))
+        }
         // `from X to Y`, `to` before `from`: a range keeps both ends.
         "to" | "from" => {
             ctx.window
@@ -297,6 +371,49 @@ mod tests {
             "Activated based on relevance."
         );
         assert_eq!(run("Sit on the chair.", Mode::Balanced), "Sit chair.");
+    }
+
+    #[test]
+    fn a_role_opening_reads_as_the_role() {
+        assert_eq!(
+            run("You are an expert in video production.", Mode::Conservative),
+            "Expert in video production."
+        );
+        assert_eq!(
+            run("You are responsible for the content.", Mode::Balanced),
+            "Responsible for content."
+        );
+        // A negation keeps its copula and its subject; a question and `You are,` stay too.
+        assert_eq!(
+            run("You are not a doctor.", Mode::Balanced),
+            "You are not doctor."
+        );
+        assert_eq!(run("You are sure?", Mode::Balanced), "You sure?");
+        assert!(run("You are, in fact, right.", Mode::Balanced).starts_with("You,"));
+    }
+
+    #[test]
+    fn a_preposition_before_a_pronoun_stays() {
+        assert_eq!(
+            run(
+                "Give suggestions of it and think about what they need.",
+                Mode::Balanced
+            ),
+            "Give suggestions of it and think about what they need."
+        );
+        assert_eq!(run("A lack of oil.", Mode::Balanced), "Lack oil.");
+    }
+
+    #[test]
+    fn participles_that_look_like_adjectives_stay() {
+        assert_eq!(
+            run("Compose following guidelines of theory.", Mode::Balanced),
+            "Compose following guidelines theory."
+        );
+        assert_eq!(
+            run("Use the following rules and a given name.", Mode::Balanced),
+            "Use rules and name."
+        );
     }
 
     #[test]
