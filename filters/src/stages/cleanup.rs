@@ -14,7 +14,9 @@ pub fn run(text: &str, mode: Mode) -> String {
     let text = strip_invisible(text);
     let parsed = lines::parse(&text);
     let compact = mode >= Mode::Balanced;
-    let mut out: Vec<String> = Vec::with_capacity(parsed.len());
+    let mut out = Document::with_capacity(text.len());
+    // Reused for every prose line that needs cleaning, instead of a string a line.
+    let mut scratch = String::new();
     let mut seen: HashSet<&str, BuildFnv> =
         HashSet::with_capacity_and_hasher(parsed.len(), BuildFnv);
     let mut last_blank = true;
@@ -22,16 +24,13 @@ pub fn run(text: &str, mode: Mode) -> String {
     for (i, line) in parsed.iter().enumerate() {
         match line.kind {
             Kind::FrontMatter => {
-                out.push(
-                    format!("{}{}", line.prefix, line.content)
-                        .trim_end()
-                        .to_string(),
-                );
+                out.line(&[line.prefix, line.content]);
+                out.trim_end();
                 last_blank = false;
             }
             Kind::Blank => {
                 if !compact && !last_blank {
-                    out.push(String::new());
+                    out.line(&[]);
                 }
                 last_blank = true;
             }
@@ -40,8 +39,7 @@ pub fn run(text: &str, mode: Mode) -> String {
                 if let Some(prev) = parsed
                     .get(i.wrapping_sub(1))
                     .filter(|p| p.kind == Kind::Text)
-                    && let Some(last) = out.last_mut()
-                    && !last.is_empty()
+                    && !out.last_line().is_empty()
                     && matches!(line.content.as_bytes()[0], b'=' | b'-')
                 {
                     let level = if line.content.starts_with('=') {
@@ -49,62 +47,117 @@ pub fn run(text: &str, mode: Mode) -> String {
                     } else {
                         "## "
                     };
-                    *last = format!(
-                        "{}{}{}",
-                        prev.prefix,
-                        level,
-                        clean_inline(prev.content, false)
-                    );
+                    let content = clean_inline_into(prev.content, false, &mut scratch);
+                    out.replace_last(&[prev.prefix, level, content]);
                 }
             }
             Kind::Sealed => {
-                out.push(format!("{}{}", line.prefix, line.content.trim_end()));
+                out.line(&[line.prefix, line.content.trim_end()]);
                 last_blank = false;
             }
             Kind::TableRow => {
-                out.push(format!(
-                    "{}{}",
-                    line.prefix,
-                    clean_table_row(line.content, compact)
-                ));
+                out.line(&[line.prefix, &clean_table_row(line.content, compact)]);
                 last_blank = false;
             }
             Kind::TableSeparator => {
-                out.push(format!("{}{}", line.prefix, clean_separator(line.content)));
+                out.line(&[line.prefix, &clean_separator(line.content)]);
                 last_blank = false;
             }
             Kind::Heading(_) | Kind::ListItem | Kind::Text => {
-                let mut content = clean_inline(line.content, line.kind != Kind::Text);
+                let mut content =
+                    clean_inline_into(line.content, line.kind != Kind::Text, &mut scratch);
                 // `## Title ##`: a heading's closing hashes are decoration.
                 if matches!(line.kind, Kind::Heading(_))
                     && content.ends_with('#')
                     && content.trim_end_matches('#').ends_with(' ')
                 {
-                    content = content.trim_end_matches('#').trim_end().to_string();
+                    content = content.trim_end_matches('#').trim_end();
                 }
                 if content.is_empty() && line.kind == Kind::Text {
                     continue;
                 }
-                if is_duplicate(line, &content, &mut seen, &parsed) {
+                if is_duplicate(line, &mut seen) {
                     continue;
                 }
-                out.push(format!(
-                    "{}{}",
-                    line.prefix.trim_end_matches([' ', '\t']).to_string() + sep(line),
-                    content
-                ));
+                out.line(&[
+                    line.prefix.trim_end_matches([' ', '\t']),
+                    sep(line),
+                    content,
+                ]);
                 last_blank = false;
             }
         }
     }
-    while out.last().is_some_and(|l| l.is_empty()) {
-        out.pop();
-    }
-    let mut joined = out.join("\n");
+    let mut joined = out.finish();
     if text.ends_with('\n') && !joined.is_empty() {
         joined.push('\n');
     }
     joined
+}
+
+/// The cleaned document, written line by line into one string.
+struct Document {
+    text: String,
+    lines: usize,
+    /// Where the last line starts.
+    last: usize,
+}
+
+impl Document {
+    fn with_capacity(bytes: usize) -> Self {
+        Document {
+            text: String::with_capacity(bytes),
+            lines: 0,
+            last: 0,
+        }
+    }
+
+    /// Appends a line made of `parts`.
+    fn line(&mut self, parts: &[&str]) {
+        if self.lines > 0 {
+            self.text.push('\n');
+        }
+        self.lines += 1;
+        self.last = self.text.len();
+        for part in parts {
+            self.text.push_str(part);
+        }
+    }
+
+    fn last_line(&self) -> &str {
+        if self.lines == 0 {
+            ""
+        } else {
+            &self.text[self.last..]
+        }
+    }
+
+    /// Writes `parts` in place of the last line.
+    fn replace_last(&mut self, parts: &[&str]) {
+        self.text.truncate(self.last);
+        for part in parts {
+            self.text.push_str(part);
+        }
+    }
+
+    fn trim_end(&mut self) {
+        let kept = self.text.trim_end().len().max(self.last);
+        self.text.truncate(kept);
+    }
+
+    /// The text without the blank lines at its end.
+    fn finish(self) -> String {
+        let mut text = self.text;
+        let mut lines = self.lines;
+        let mut last = self.last;
+        while lines > 0 && text.len() == last {
+            // The last line is empty: drop it and the line break before it.
+            lines -= 1;
+            text.truncate(last.saturating_sub(1));
+            last = text.rfind('\n').map_or(0, |at| at + 1);
+        }
+        text
+    }
 }
 
 /// The single space a heading or list marker needs before its content.
@@ -116,12 +169,7 @@ fn sep(line: &Line<'_>) -> &'static str {
 }
 
 /// Exact duplicate lines of some length say nothing new the second time.
-fn is_duplicate<'a>(
-    line: &Line<'a>,
-    _content: &str,
-    seen: &mut HashSet<&'a str, BuildFnv>,
-    _all: &[Line<'a>],
-) -> bool {
+fn is_duplicate<'a>(line: &Line<'a>, seen: &mut HashSet<&'a str, BuildFnv>) -> bool {
     if matches!(line.kind, Kind::Heading(_)) {
         return false;
     }
@@ -177,6 +225,13 @@ fn push_visible(out: &mut String, s: &str) {
 
 /// Collapses whitespace and removes decorative emphasis outside protected spans.
 pub fn clean_inline(content: &str, structural: bool) -> String {
+    let mut scratch = String::new();
+    clean_inline_into(content, structural, &mut scratch).to_string()
+}
+
+/// [`clean_inline`], borrowing `content` when there is nothing to clean and otherwise writing
+/// into `scratch`.
+fn clean_inline_into<'s>(content: &'s str, structural: bool, scratch: &'s mut String) -> &'s str {
     let content = content.trim();
     // Most lines hold no emphasis, tab or run of spaces (and, in headings and list items, no
     // emoji): there is nothing to clean, so the span scan is skipped.
@@ -186,18 +241,18 @@ pub fn clean_inline(content: &str, structural: bool) -> String {
         && !bytes.windows(2).any(|w| w == b"  ")
         && (!structural || content.is_ascii());
     if untouched {
-        return content.to_string();
+        return content;
     }
-    let mut out = String::with_capacity(content.len());
+    scratch.clear();
     let spans = protected_spans(content);
     let mut last = 0;
     for &(s, e) in &spans {
-        clean_free(&content[last..s], structural, &mut out);
-        out.push_str(&content[s..e]);
+        clean_free(&content[last..s], structural, scratch);
+        scratch.push_str(&content[s..e]);
         last = e;
     }
-    clean_free(&content[last..], structural, &mut out);
-    out.trim().to_string()
+    clean_free(&content[last..], structural, scratch);
+    scratch.trim()
 }
 
 fn clean_free(free: &str, structural: bool, out: &mut String) {
