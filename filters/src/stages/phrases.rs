@@ -407,6 +407,14 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                 continue;
             }
             if let Some((len, wildcard)) = matches(chunks, i, &table.words[idx]) {
+                // `in a * way` becomes an adverb only where English forms one regularly.
+                let wildcard = match wildcard {
+                    Some(word) if rule.replacement.ends_with("*ly") => match adverb_stem(&word) {
+                        Some(stem) => Some(stem),
+                        None => continue,
+                    },
+                    other => other,
+                };
                 apply(chunks, i, len, rule.replacement, wildcard, at_start);
                 applied = true;
                 break;
@@ -418,6 +426,29 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
         if !applied || (i < chunks.len() && chunks[i].lower_any().is_some_and(|w| *w == *first)) {
             i += 1;
         }
+    }
+}
+
+/// What `-ly` attaches to for the adverb of `adjective`: `clear` -> `clear`, `happy` ->
+/// `happi`, `simple` -> `simp`, `full` -> `ful`. `None` where the adverb is irregular or there
+/// is none (`friendly`, `basic`, `true`, `non-douchey`).
+fn adverb_stem(adjective: &str) -> Option<String> {
+    let w = adjective;
+    if w.len() < 3 || !w.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    let before_last = w.as_bytes()[w.len() - 2];
+    let vowel = |b: u8| matches!(b, b'a' | b'e' | b'i' | b'o' | b'u');
+    if w.ends_with("ly") || w.ends_with("ic") || w.ends_with("ue") {
+        None
+    } else if w.ends_with('y') {
+        (!vowel(before_last)).then(|| format!("{}i", &w[..w.len() - 1]))
+    } else if w.ends_with("le") && !vowel(w.as_bytes()[w.len() - 3]) {
+        Some(w[..w.len() - 2].to_string())
+    } else if w.ends_with("ll") {
+        Some(w[..w.len() - 1].to_string())
+    } else {
+        Some(w.to_string())
     }
 }
 
@@ -515,6 +546,18 @@ fn plain(word: &str) -> Chunk<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn adverbs_are_formed_only_where_regular() {
+        let adverb = |w: &str| adverb_stem(w).map(|stem| stem + "ly");
+        assert_eq!(adverb("clear").as_deref(), Some("clearly"));
+        assert_eq!(adverb("happy").as_deref(), Some("happily"));
+        assert_eq!(adverb("simple").as_deref(), Some("simply"));
+        assert_eq!(adverb("full").as_deref(), Some("fully"));
+        for none in ["friendly", "basic", "true", "non-douchey", "Clear", "coy"] {
+            assert_eq!(adverb(none), None, "{none}");
+        }
+    }
 
     fn run(text: &str, mode: Mode) -> String {
         let mut chunks = chunks::split(text);

@@ -59,14 +59,40 @@ fn keep(sentence: &[Chunk], words: &[String], said: &BTreeSet<String>) -> bool {
     {
         return true;
     }
-    if words.len() <= 2 {
+    // A short sentence goes only when it is a pleasantry (`Thanks!`, `Good luck.`, `Let's
+    // begin.`): a short instruction (`Be concise.`, `You are a writing expert.`) is no less
+    // an instruction for being short.
+    if words.len() <= 2 && words.iter().all(|w| is_pleasantry(w)) {
         return false;
-    }
-    if words.is_empty() {
-        return true;
     }
     let known = words.iter().filter(|w| said.contains(*w)).count();
     (known as f64) < REDUNDANT * words.len() as f64
+}
+
+/// Content words (stemmed as [`content_words`] does) of greetings, thanks and sign-offs.
+fn is_pleasantry(w: &str) -> bool {
+    matches!(
+        w,
+        "thank"
+            | "thanks"
+            | "luck"
+            | "good"
+            | "great"
+            | "hello"
+            | "cheer"
+            | "begin"
+            | "start"
+            | "let's"
+            | "ready"
+            | "sure"
+            | "okay"
+            | "awesome"
+            | "appreciate"
+            | "welcome"
+            | "enjoy"
+            | "fun"
+            | "advance"
+    )
 }
 
 fn sentences<'c, 'a>(chunks: &'c [Chunk<'a>]) -> Vec<&'c [Chunk<'a>]> {
@@ -172,6 +198,14 @@ fn is_stopword(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_instructions_stay_and_pleasantries_go() {
+        assert_eq!(
+            run("You are a writing expert. Be concise. Thanks in advance! Good luck."),
+            "You are a writing expert. Be concise."
+        );
+    }
 
     #[test]
     fn drops_repeats_and_keeps_constraints() {
