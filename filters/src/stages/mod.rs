@@ -84,34 +84,73 @@ fn map_prose(
     mut edit: impl FnMut(&mut Vec<chunks::Chunk>),
     mut then: Then<'_>,
 ) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (n, line) in lines::parse(text).iter().enumerate() {
-        if n > 0 {
-            out.push('\n');
-            if let Some((first, _)) = then.as_mut() {
-                first.push('\n');
-            }
-        }
-        out.push_str(line.prefix);
-        if let Some((first, _)) = then.as_mut() {
-            first.push_str(line.prefix);
-        }
+    let mut out = Document::with_capacity(text.len());
+    let mut first_doc = then.as_ref().map(|_| Document::with_capacity(text.len()));
+    let mut rendered = String::new();
+    for line in lines::parse(text).iter() {
         if line.is_prose() && line.kind != Kind::FrontMatter && sentence_is_english(line.content) {
             let mut chunks = chunks::split(line.content);
             edit(&mut chunks);
-            if let Some((first, second)) = then.as_mut() {
-                chunks::render_into(&chunks, first);
+            if let (Some((_, second)), Some(first)) = (then.as_mut(), first_doc.as_mut()) {
+                rendered.clear();
+                chunks::render_into(&chunks, &mut rendered);
+                first.line(line, &rendered);
                 second(&mut chunks);
             }
-            chunks::render_into(&chunks, &mut out);
+            rendered.clear();
+            chunks::render_into(&chunks, &mut rendered);
+            out.line(line, &rendered);
         } else {
-            out.push_str(line.content);
-            if let Some((first, _)) = then.as_mut() {
-                first.push_str(line.content);
+            out.line(line, line.content);
+            if let Some(first) = first_doc.as_mut() {
+                first.line(line, line.content);
             }
         }
     }
-    out
+    if let (Some((first, _)), Some(doc)) = (then, first_doc) {
+        first.push_str(&doc.text);
+    }
+    out.text
+}
+
+/// A document written line by line. A prose line the rules emptied (`You will:` before a list)
+/// is left out rather than kept as an empty line, and so is a blank line that would then follow
+/// another blank line or open the document (cleanup has already collapsed every other run).
+struct Document {
+    text: String,
+    lines: usize,
+    last_blank: bool,
+}
+
+impl Document {
+    fn with_capacity(bytes: usize) -> Self {
+        Document {
+            text: String::with_capacity(bytes),
+            lines: 0,
+            last_blank: false,
+        }
+    }
+
+    fn line(&mut self, line: &lines::Line<'_>, content: &str) {
+        if line.kind == Kind::Text && content.is_empty() && !line.content.is_empty() {
+            // Emptied: a blank line after it would now open the document.
+            if self.lines == 0 {
+                self.last_blank = true;
+            }
+            return;
+        }
+        let blank = line.kind == Kind::Blank;
+        if blank && self.last_blank {
+            return;
+        }
+        if self.lines > 0 {
+            self.text.push('\n');
+        }
+        self.lines += 1;
+        self.text.push_str(line.prefix);
+        self.text.push_str(content);
+        self.last_blank = blank;
+    }
 }
 
 pub(crate) fn utf8_len(first: u8) -> usize {
@@ -120,5 +159,41 @@ pub(crate) fn utf8_len(first: u8) -> usize {
         0xC0..=0xDF => 2,
         0xE0..=0xEF => 3,
         _ => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn staged(text: &str, mode: Mode) -> String {
+        let ctx = Context {
+            mode,
+            tokenizer: Tokenizer::O200kBase,
+            english: true,
+        };
+        run(text, &ctx).dense
+    }
+
+    #[test]
+    fn a_line_the_rules_empty_leaves_no_blank_line() {
+        assert_eq!(
+            staged(
+                "Act as a writer.\n\nYou will:\n\n- Write a poem.",
+                Mode::Conservative
+            ),
+            "Act as writer.\n\nYou will:\n\n- Write poem."
+        );
+        assert_eq!(
+            staged("Your task is to:\n\n- Write a poem.\n", Mode::Conservative),
+            "- Write poem.\n"
+        );
+        assert_eq!(
+            staged(
+                "Act as a writer.\nYou will:\n- Write a poem.",
+                Mode::Balanced
+            ),
+            "Act as writer.\n- Write poem."
+        );
     }
 }
