@@ -269,6 +269,15 @@ pub fn capitalize(chunk: &mut Chunk<'_>) {
     if chunk.fixed {
         return;
     }
+    capitalize_any(chunk);
+}
+
+/// Capitalises the first letter of a word the rules wrote, guard words included: the guard
+/// protects the prompt's own words, and this one was not in the prompt.
+pub fn capitalize_any(chunk: &mut Chunk<'_>) {
+    if chunk.span {
+        return;
+    }
     let at = chunk.core.0;
     if let Some(b) = chunk.text.as_bytes().get(at)
         && b.is_ascii_lowercase()

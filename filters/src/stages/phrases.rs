@@ -534,7 +534,16 @@ fn apply(
             chunks::capitalize(&mut chunks[i]);
         }
     } else if at_start && capital {
-        chunks::capitalize(&mut chunks[i]);
+        // A word the rule wrote starts the sentence in capitals even when it is a guard word
+        // (`Because`, `Note:`); a word kept from the phrase keeps its spelling.
+        let written = !originals
+            .iter()
+            .any(|o| o.eq_ignore_ascii_case(chunks[i].core()));
+        if written {
+            chunks::capitalize_any(&mut chunks[i]);
+        } else {
+            chunks::capitalize(&mut chunks[i]);
+        }
     }
 }
 

@@ -31,14 +31,27 @@ pub fn run(text: &str) -> String {
             continue;
         }
         let mut kept: Vec<Chunk> = Vec::with_capacity(chunks.len());
-        for sentence in sentences(&chunks) {
+        // A speaker label (`Alice:`) opening the line stays with what is kept of the line. A
+        // label that is a guard word (`CRITICAL:`) keeps its whole first sentence instead, as
+        // any sentence holding a guard item is kept.
+        let labelled = chunks.len() > 1
+            && chunks[0].text.ends_with(':')
+            && chunks[0].is_capitalized()
+            && !chunks[0].fixed;
+        let body = if labelled {
+            kept.push(chunks[0].clone());
+            &chunks[1..]
+        } else {
+            &chunks[..]
+        };
+        for sentence in sentences(body) {
             let words = content_words(sentence);
             if keep(sentence, &words, &said) {
                 kept.extend(sentence.iter().cloned());
             }
             said.extend(words);
         }
-        if kept.is_empty() {
+        if kept.len() == usize::from(labelled) {
             continue;
         }
         out.push(format!("{}{}", line.prefix, chunks::render(&kept)));
@@ -198,6 +211,16 @@ fn is_stopword(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_speaker_label_stays_with_its_line() {
+        assert_eq!(
+            run(
+                "Alice: We ship the billing migration in October.\nAlice: Right. We ship the billing migration first."
+            ),
+            "Alice: We ship the billing migration in October.\nAlice: Right."
+        );
+    }
 
     #[test]
     fn short_instructions_stay_and_pleasantries_go() {

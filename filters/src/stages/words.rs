@@ -123,6 +123,14 @@ fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
     opens_role.then_some(Mode::Conservative)
 }
 
+/// A number, amount or percentage as written (`10`, `$4.2M`, `8%`, `2.4%`).
+fn starts_with_number(chunk: &Chunk<'_>) -> bool {
+    let core = chunk
+        .core()
+        .trim_start_matches(['$', '€', '£', '~', '+', '-']);
+    core.as_bytes().first().is_some_and(u8::is_ascii_digit)
+}
+
 /// Object pronouns and question words: a preposition before one of them is what ties it to the
 /// sentence (`suggestions of it`, `think about what`).
 fn is_object_pronoun(w: &str) -> bool {
@@ -167,7 +175,39 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             | "onto"
             | "as"
             | "from"
-    ) && next.as_deref().is_some_and(is_object_pronoun)
+    ) && (next.as_deref().is_some_and(is_object_pronoun)
+        || ctx.rest.get(1).is_some_and(starts_with_number)
+        || (w == "of" && ctx.before.is_some_and(starts_with_number))
+        || (w == "to"
+            && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+                // `up to 8%`; `has to`, `ought to`: obligation, not possession.
+                matches!(&*p, "up" | "has" | "have" | "had" | "ought")
+            })))
+    {
+        // Before a pronoun the preposition ties it to the sentence (`suggestions of it`); next
+        // to a number it says which quantity (`7 of 10`, `in 2027`, `up to 8%`, `to 2.4%`);
+        // after `has` it makes an obligation (`has to be finished`).
+        return true;
+    }
+    // `be` after a modal or `to` carries the passive or the state: `must be made`, `has to be
+    // finished`.
+    if w == "be"
+        && ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+            matches!(
+                &*b,
+                "must"
+                    | "should"
+                    | "shall"
+                    | "can"
+                    | "could"
+                    | "may"
+                    | "might"
+                    | "would"
+                    | "will"
+                    | "to"
+                    | "cannot"
+            )
+        })
     {
         return true;
     }
@@ -402,6 +442,31 @@ mod tests {
             "Give suggestions of it and think about what they need."
         );
         assert_eq!(run("A lack of oil.", Mode::Balanced), "Lack oil.");
+    }
+
+    #[test]
+    fn quantities_keep_their_prepositions() {
+        assert_eq!(
+            run("We filled 7 of the 10 roles in 2027.", Mode::Balanced),
+            "We filled 7 of 10 roles in 2027."
+        );
+        assert_eq!(
+            run("Prices may rise by up to 8% in 2027.", Mode::Aggressive),
+            "Prices may rise up to 8% in 2027."
+        );
+        assert_eq!(run("Think of the sea.", Mode::Balanced), "Think sea.");
+    }
+
+    #[test]
+    fn modals_keep_be_and_obligation_keeps_to() {
+        assert_eq!(
+            run("The migration has to be finished first.", Mode::Aggressive),
+            "Migration has to be finished first."
+        );
+        assert_eq!(
+            run("A decision must be made.", Mode::Balanced),
+            "Decision must be made."
+        );
     }
 
     #[test]
