@@ -1,32 +1,80 @@
 //! Sentence-level extractive pruning (aggressive): keeps whole informative sentences and drops
-//! the ones that add nothing: near-duplicates of what was already said, and sentences with
-//! almost no content. A sentence holding any guard item (negation, number, identifier, quoted
+//! the ones that add nothing: near-duplicates of a sentence said before, and pleasantries. A sentence holding any guard item (negation, number, identifier, quoted
 //! string, placeholder, ...) is always kept, so pruning never removes a constraint.
 
 use super::chunks::{self, Chunk};
 use super::lines::{self, Kind};
+use crate::fnv::BuildFnv;
 use crate::lang::sentence_is_english;
-use std::collections::BTreeSet;
+use std::collections::HashMap;
 
-/// Share of a sentence's content words already said before, above which it is redundant.
-const REDUNDANT: f64 = 0.5;
+/// Share of a sentence's distinct content words that one earlier sentence already holds, at or
+/// above which it is a near-duplicate of that sentence.
+const NEAR_DUPLICATE: f64 = 0.7;
+
+/// The sentences said so far, as sets of content words, indexed by word. A sentence is compared
+/// with each earlier sentence on its own, not with everything said before: in a long prompt most
+/// words have been said somewhere, and a new instruction made of known words is still new.
+#[derive(Default)]
+struct Said {
+    by_word: HashMap<String, Vec<u32>, BuildFnv>,
+    sentences: u32,
+}
+
+impl Said {
+    fn add(&mut self, words: &[String]) {
+        let id = self.sentences;
+        self.sentences += 1;
+        for word in distinct(words) {
+            match self.by_word.get_mut(word) {
+                Some(ids) => ids.push(id),
+                None => {
+                    self.by_word.insert(word.to_string(), vec![id]);
+                }
+            }
+        }
+    }
+
+    /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`.
+    fn repeats(&self, words: &[String]) -> bool {
+        let distinct = distinct(words);
+        let mut shared: HashMap<u32, u32, BuildFnv> = HashMap::default();
+        let mut most = 0;
+        for word in &distinct {
+            for &id in self.by_word.get(*word).map_or(&[][..], Vec::as_slice) {
+                let count = shared.entry(id).or_default();
+                *count += 1;
+                most = most.max(*count);
+            }
+        }
+        f64::from(most) >= NEAR_DUPLICATE * distinct.len() as f64
+    }
+}
+
+/// `words` without repeats, in sorted order.
+fn distinct(words: &[String]) -> Vec<&str> {
+    let mut distinct: Vec<&str> = words.iter().map(String::as_str).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct
+}
 
 pub fn run(text: &str) -> String {
     let parsed = lines::parse(text);
-    let mut said: BTreeSet<String> = BTreeSet::new();
+    let mut said = Said::default();
     let mut out: Vec<String> = Vec::with_capacity(parsed.len());
     for line in &parsed {
         if !(matches!(line.kind, Kind::Text | Kind::ListItem) && sentence_is_english(line.content))
         {
             if line.is_prose() {
-                said.extend(content_words(&chunks::split(line.content)));
+                said.add(&content_words(&chunks::split(line.content)));
             }
             out.push(format!("{}{}", line.prefix, line.content));
             continue;
         }
         let chunks = chunks::split(line.content);
         if is_label(line.prefix, &chunks) {
-            said.extend(content_words(&chunks));
+            said.add(&content_words(&chunks));
             out.push(format!("{}{}", line.prefix, line.content));
             continue;
         }
@@ -49,7 +97,7 @@ pub fn run(text: &str) -> String {
             if keep(sentence, &words, &said) {
                 kept.extend(sentence.iter().cloned());
             }
-            said.extend(words);
+            said.add(&words);
         }
         if kept.len() == usize::from(labelled) {
             continue;
@@ -65,7 +113,7 @@ fn is_label(prefix: &str, chunks: &[Chunk]) -> bool {
         || (chunks.len() <= 6 && !chunks.last().is_some_and(Chunk::ends_sentence))
 }
 
-fn keep(sentence: &[Chunk], words: &[String], said: &BTreeSet<String>) -> bool {
+fn keep(sentence: &[Chunk], words: &[String], said: &Said) -> bool {
     if sentence
         .iter()
         .any(|c| c.span || (c.fixed && crate::guard::is_required_word(c.core())))
@@ -75,11 +123,10 @@ fn keep(sentence: &[Chunk], words: &[String], said: &BTreeSet<String>) -> bool {
     // A short sentence goes only when it is a pleasantry (`Thanks!`, `Good luck.`, `Let's
     // begin.`): a short instruction (`Be concise.`, `You are a writing expert.`) is no less
     // an instruction for being short.
-    if words.len() <= 2 && words.iter().all(|w| is_pleasantry(w)) {
-        return false;
+    if words.len() <= 2 {
+        return !words.iter().all(|w| is_pleasantry(w));
     }
-    let known = words.iter().filter(|w| said.contains(*w)).count();
-    (known as f64) < REDUNDANT * words.len() as f64
+    !said.repeats(words)
 }
 
 /// Content words (stemmed as [`content_words`] does) of greetings, thanks and sign-offs.
@@ -211,6 +258,12 @@ fn is_stopword(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_instruction_of_known_words_stays() {
+        let text = "Read the code before changes.\nKeep the conventions of the file.\nFirst read the file conventions before code changes.";
+        assert_eq!(run(text), text);
+    }
 
     #[test]
     fn a_speaker_label_stays_with_its_line() {

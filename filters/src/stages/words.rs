@@ -64,10 +64,11 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
             capitalize_next = false;
         }
         let context = Context {
+            mode,
             prev: out.last(),
             before: i.checked_sub(1).map(|b| &input[b]),
             rest: &input[i..],
-            window: &input[i.saturating_sub(4)..(i + 4).min(total)],
+            window: &input[i.saturating_sub(RANGE_WORDS)..(i + RANGE_WORDS + 1).min(total)],
         };
         let droppable = !chunk.fixed
             && chunk.lower_any().is_some_and(|w| {
@@ -96,10 +97,14 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
     *chunks = out;
 }
 
-/// What the decision about one word may look at: the last word kept, the word before this one
-/// as written, this word and the rest of the line as written, and a few words around it as
-/// written.
+/// How far apart the two ends of a range may be: `from the old folder to the new one`.
+const RANGE_WORDS: usize = 6;
+
+/// What the decision about one word may look at: the mode, the last word kept, the word before
+/// this one as written, this word and the rest of the line as written, and the words within
+/// [`RANGE_WORDS`] of it as written.
 struct Context<'c, 'a> {
+    mode: Mode,
     prev: Option<&'c Chunk<'a>>,
     before: Option<&'c Chunk<'a>>,
     rest: &'c [Chunk<'a>],
@@ -175,7 +180,9 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             | "onto"
             | "as"
             | "from"
-    ) && (next.as_deref().is_some_and(is_object_pronoun)
+    ) && (next
+        .as_deref()
+        .is_some_and(|n| is_object_pronoun(n) && drop_tier(n).is_none_or(|t| t > ctx.mode))
         || ctx.rest.get(1).is_some_and(starts_with_number)
         || (w == "of" && ctx.before.is_some_and(starts_with_number))
         || (w == "to"
@@ -184,15 +191,16 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                 matches!(&*p, "up" | "has" | "have" | "had" | "ought")
             })))
     {
-        // Before a pronoun the preposition ties it to the sentence (`suggestions of it`); next
+        // Before a pronoun that stays, the preposition ties it to the sentence (`suggestions of
+        // it`; in aggressive, where pronouns go, `to you` goes whole); next
         // to a number it says which quantity (`7 of 10`, `in 2027`, `up to 8%`, `to 2.4%`);
         // after `has` it makes an obligation (`has to be finished`).
         return true;
     }
-    // `be` after a modal or `to` carries the passive or the state: `must be made`, `has to be
-    // finished`.
+    // `be` after a modal or `to` that stays carries the passive or the state: `must be made`,
+    // `has to be finished`. After one that went (`will be displayed`) it goes too.
     if w == "be"
-        && ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+        && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
             matches!(
                 &*b,
                 "must"
@@ -287,11 +295,12 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
         // `from X to Y`, `to` before `from`: a range keeps both ends.
         "to" | "from" => {
-            ctx.window
-                .iter()
-                .filter(|c| c.lower_any().is_some_and(|w| matches!(&*w, "from" | "to")))
-                .count()
-                >= 2
+            let has = |end: &str| {
+                ctx.window
+                    .iter()
+                    .any(|c| c.lower_any().is_some_and(|w| *w == *end))
+            };
+            has("from") && has("to")
         }
         _ => false,
     }
@@ -466,6 +475,31 @@ mod tests {
         assert_eq!(
             run("A decision must be made.", Mode::Balanced),
             "Decision must be made."
+        );
+    }
+
+    #[test]
+    fn a_range_keeps_both_ends_and_a_dropped_pronoun_takes_its_preposition() {
+        assert_eq!(
+            run(
+                "Move the files from the old folder to the new one.",
+                Mode::Aggressive
+            ),
+            "Move files from old folder to new one."
+        );
+        assert_eq!(
+            run(
+                "Use the tools available to you to assist.",
+                Mode::Aggressive
+            ),
+            "Use tools available assist."
+        );
+        assert_eq!(
+            run(
+                "Remember that your output will be displayed.",
+                Mode::Balanced
+            ),
+            "Remember output displayed."
         );
     }
 
