@@ -35,17 +35,25 @@ impl Said {
         }
     }
 
-    /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`.
-    fn repeats(&self, words: &[String]) -> bool {
+    /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`. `shared`
+    /// is scratch space, one counter per earlier sentence, left at zero.
+    fn repeats(&self, words: &[String], shared: &mut Vec<u32>) -> bool {
         let distinct = distinct(words);
-        let mut shared: HashMap<u32, u32, BuildFnv> = HashMap::default();
+        shared.resize(self.sentences as usize, 0);
+        let mut touched: Vec<u32> = Vec::new();
         let mut most = 0;
         for word in &distinct {
             for &id in self.by_word.get(*word).map_or(&[][..], Vec::as_slice) {
-                let count = shared.entry(id).or_default();
+                let count = &mut shared[id as usize];
+                if *count == 0 {
+                    touched.push(id);
+                }
                 *count += 1;
                 most = most.max(*count);
             }
+        }
+        for id in touched {
+            shared[id as usize] = 0;
         }
         f64::from(most) >= NEAR_DUPLICATE * distinct.len() as f64
     }
@@ -62,6 +70,7 @@ fn distinct(words: &[String]) -> Vec<&str> {
 pub fn run(text: &str) -> String {
     let parsed = lines::parse(text);
     let mut said = Said::default();
+    let mut scratch: Vec<u32> = Vec::new();
     let mut out: Vec<String> = Vec::with_capacity(parsed.len());
     for line in &parsed {
         if !(matches!(line.kind, Kind::Text | Kind::ListItem) && sentence_is_english(line.content))
@@ -94,7 +103,7 @@ pub fn run(text: &str) -> String {
         };
         for sentence in sentences(body) {
             let words = content_words(sentence);
-            if keep(sentence, &words, &said) {
+            if keep(sentence, &words, &said, &mut scratch) {
                 kept.extend(sentence.iter().cloned());
             }
             said.add(&words);
@@ -113,7 +122,7 @@ fn is_label(prefix: &str, chunks: &[Chunk]) -> bool {
         || (chunks.len() <= 6 && !chunks.last().is_some_and(Chunk::ends_sentence))
 }
 
-fn keep(sentence: &[Chunk], words: &[String], said: &Said) -> bool {
+fn keep(sentence: &[Chunk], words: &[String], said: &Said, scratch: &mut Vec<u32>) -> bool {
     if sentence
         .iter()
         .any(|c| c.span || (c.fixed && crate::guard::is_required_word(c.core())))
@@ -126,7 +135,7 @@ fn keep(sentence: &[Chunk], words: &[String], said: &Said) -> bool {
     if words.len() <= 2 {
         return !words.iter().all(|w| is_pleasantry(w));
     }
-    !said.repeats(words)
+    !said.repeats(words, scratch)
 }
 
 /// Content words (stemmed as [`content_words`] does) of greetings, thanks and sign-offs.
