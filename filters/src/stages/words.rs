@@ -220,6 +220,21 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     match w {
+        // An article comes before a noun. A capital `A` inside a sentence, or an `a` before a
+        // connective or punctuation, names an option or a letter: `from A to D`, `plan A`.
+        "a" => {
+            let this = ctx.rest.first();
+            (!at_start && this.is_some_and(Chunk::is_capitalized))
+                || this.is_some_and(|c| !c.trail().is_empty())
+                || ctx.rest.get(1).is_none_or(|c| {
+                    c.lower_any().is_some_and(|n| {
+                        matches!(
+                            &*n,
+                            "to" | "or" | "and" | "through" | "vs" | "versus" | "is" | "are"
+                        )
+                    })
+                })
+        }
         // `that` before a determiner or pronoun introduces a clause (`ensure that the ...`) and can go;
         // before anything else it points at something specific.
         "that" => !next.as_deref().is_some_and(|n| {
@@ -500,6 +515,21 @@ mod tests {
                 Mode::Balanced
             ),
             "Remember output displayed."
+        );
+    }
+
+    #[test]
+    fn a_letter_is_not_an_article() {
+        assert_eq!(
+            run(
+                "Options are labeled from A to D, as in plan A.",
+                Mode::Balanced
+            ),
+            "Options labeled from A to D, as plan A."
+        );
+        assert_eq!(
+            run("A cat sat on a mat.", Mode::Conservative),
+            "Cat sat on mat."
         );
     }
 
