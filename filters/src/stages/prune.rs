@@ -22,14 +22,16 @@ struct Said {
 }
 
 impl Said {
-    fn add(&mut self, words: &[String]) {
+    fn add(&mut self, mut words: Vec<String>) {
         let id = self.sentences;
         self.sentences += 1;
-        for word in distinct(words) {
-            match self.by_word.get_mut(word) {
+        words.sort_unstable();
+        words.dedup();
+        for word in words {
+            match self.by_word.get_mut(&word) {
                 Some(ids) => ids.push(id),
                 None => {
-                    self.by_word.insert(word.to_string(), vec![id]);
+                    self.by_word.insert(word, vec![id]);
                 }
             }
         }
@@ -76,14 +78,14 @@ pub fn run(text: &str) -> String {
         if !(matches!(line.kind, Kind::Text | Kind::ListItem) && sentence_is_english(line.content))
         {
             if line.is_prose() {
-                said.add(&content_words(&chunks::split(line.content)));
+                said.add(content_words(&chunks::split(line.content)));
             }
             out.push(format!("{}{}", line.prefix, line.content));
             continue;
         }
         let chunks = chunks::split(line.content);
         if is_label(line.prefix, &chunks) {
-            said.add(&content_words(&chunks));
+            said.add(content_words(&chunks));
             out.push(format!("{}{}", line.prefix, line.content));
             continue;
         }
@@ -106,7 +108,7 @@ pub fn run(text: &str) -> String {
             if keep(sentence, &words, &said, &mut scratch) {
                 kept.extend(sentence.iter().cloned());
             }
-            said.add(&words);
+            said.add(words);
         }
         if kept.len() == usize::from(labelled) {
             continue;
