@@ -197,6 +197,31 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // after `has` it makes an obligation (`has to be finished`).
         return true;
     }
+    // Between a word and itself a connective makes a fixed phrase: `step by step`, `side by
+    // side`, `end to end`, `one by one`, `data in data sources`.
+    if matches!(
+        w,
+        "by" | "to" | "for" | "after" | "in" | "on" | "of" | "and" | "over" | "from"
+    ) && let (Some(before), Some(after)) = (
+        ctx.before.and_then(Chunk::lower_any),
+        ctx.rest.get(1).and_then(Chunk::lower_any),
+    ) && before == after
+        && ctx.before.is_some_and(|b| b.trail().is_empty())
+    {
+        return true;
+    }
+    // `so` before a subject says what for (`so you can write`); before an adjective it is an
+    // intensifier and goes.
+    if w == "so"
+        && next.as_deref().is_some_and(|n| {
+            matches!(
+                n,
+                "you" | "we" | "they" | "it" | "i" | "he" | "she" | "that" | "the" | "users"
+            )
+        })
+    {
+        return true;
+    }
     // `be` after a modal or `to` that stays carries the passive or the state: `must be made`,
     // `has to be finished`. After one that went (`will be displayed`) it goes too.
     if w == "be"
@@ -531,6 +556,25 @@ mod tests {
             run("A cat sat on a mat.", Mode::Conservative),
             "Cat sat on mat."
         );
+    }
+
+    #[test]
+    fn fixed_phrases_and_purpose_stay() {
+        assert_eq!(
+            run(
+                "Explain the solution step by step, side by side.",
+                Mode::Aggressive
+            ),
+            "Explain solution step by step, side by side."
+        );
+        assert_eq!(
+            run(
+                "We share this with you so you can write code.",
+                Mode::Balanced
+            ),
+            "We share this with you so you can write code."
+        );
+        assert_eq!(run("It is so very easy.", Mode::Balanced), "It easy.");
     }
 
     #[test]
