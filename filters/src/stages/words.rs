@@ -262,6 +262,40 @@ fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
         // `that` before a determiner or pronoun introduces a clause (`ensure that the ...`) and can go;
         // before anything else it points at something specific.
+        // `there` and `here` go where they only introduce (`there are three`, `here is the
+        // list`); after a preposition or a verb they are a place (`take it from there`).
+        "there" | "here"
+            if ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+                // `Are there any bugs?`: the question's `there` only introduces too.
+                matches!(&*b, "is" | "are" | "was" | "were")
+            }) =>
+        {
+            false
+        }
+        "there" | "here" => !next.as_deref().is_some_and(|n| {
+            matches!(
+                n,
+                "is" | "are"
+                    | "was"
+                    | "were"
+                    | "will"
+                    | "would"
+                    | "should"
+                    | "could"
+                    | "can"
+                    | "may"
+                    | "might"
+                    | "must"
+                    | "has"
+                    | "have"
+                    | "had"
+                    | "be"
+                    | "seems"
+                    | "seem"
+            )
+        }),
+        // `that` ending a clause (`help you with that.`) is the thing itself.
+        "that" if ctx.rest.first().is_some_and(|c| !c.trail().is_empty()) => true,
         "that" => !next.as_deref().is_some_and(|n| {
             matches!(
                 n,
@@ -575,6 +609,22 @@ mod tests {
             "We share this with you so you can write code."
         );
         assert_eq!(run("It is so very easy.", Mode::Balanced), "It easy.");
+    }
+
+    #[test]
+    fn places_and_things_stay() {
+        assert_eq!(
+            run(
+                "Let me help you with that. I will take it from there.",
+                Mode::Balanced
+            ),
+            "Let me help you with that. I take it from there."
+        );
+        assert_eq!(
+            run("There are three files. Here is the list.", Mode::Balanced),
+            "Three files. List."
+        );
+        assert_eq!(run("Are there any bugs?", Mode::Balanced), "Are any bugs?");
     }
 
     #[test]
