@@ -1,0 +1,341 @@
+//! The context rules of the word stage: when a word the lists name still carries the
+//! sentence's sense where it stands (`at least`, `7 of 10`, `step by step`, `from A to D`), and
+//! when `You` opening a role goes with its copula.
+
+use super::drop_tier;
+use crate::options::Mode;
+use crate::stages::chunks::Chunk;
+
+/// How far apart the two ends of a range may be: `from the old folder to the new one`.
+pub(super) const RANGE_WORDS: usize = 6;
+
+/// What the decision about one word may look at: the mode, the last word kept, the word before
+/// this one as written, this word and the rest of the line as written, and the words within
+/// [`RANGE_WORDS`] of it as written.
+pub(super) struct Context<'c, 'a> {
+    pub mode: Mode,
+    pub prev: Option<&'c Chunk<'a>>,
+    pub before: Option<&'c Chunk<'a>>,
+    pub rest: &'c [Chunk<'a>],
+    pub window: &'c [Chunk<'a>],
+}
+
+/// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
+/// goes with the copula that follows it, which every mode drops: what remains reads as the
+/// role itself (`Expert in ...`) rather than `You expert in ...`. Not before a negation
+/// (`You are not ...`), which keeps its copula and so its subject.
+pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
+    let word = |n: usize| ctx.rest.get(n).and_then(Chunk::lower_any);
+    let opens_role = w == "you"
+        && ctx.prev.is_none_or(Chunk::ends_sentence)
+        && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
+        && word(1).as_deref() == Some("are")
+        && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
+        && word(2).is_some_and(|n| !crate::guard::is_restrictive(n.as_bytes()))
+        && !sentence_is_question(ctx.rest);
+    opens_role.then_some(Mode::Conservative)
+}
+
+/// A number, amount or percentage as written (`10`, `$4.2M`, `8%`, `2.4%`).
+fn starts_with_number(chunk: &Chunk<'_>) -> bool {
+    let core = chunk
+        .core()
+        .trim_start_matches(['$', '€', '£', '~', '+', '-']);
+    core.as_bytes().first().is_some_and(u8::is_ascii_digit)
+}
+
+/// Object pronouns and question words: a preposition before one of them is what ties it to the
+/// sentence (`suggestions of it`, `think about what`).
+fn is_object_pronoun(w: &str) -> bool {
+    matches!(
+        w,
+        "it" | "them"
+            | "him"
+            | "her"
+            | "me"
+            | "us"
+            | "you"
+            | "yourself"
+            | "itself"
+            | "themselves"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "which"
+            | "whom"
+            | "what"
+            | "whether"
+    )
+}
+
+/// Words whose removal would change what a sentence says in context.
+pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
+    let next = ctx.rest.get(1).and_then(Chunk::lower_any);
+    let at_start = ctx.prev.is_none_or(Chunk::ends_sentence);
+    if matches!(
+        w,
+        "of" | "in"
+            | "on"
+            | "at"
+            | "about"
+            | "upon"
+            | "for"
+            | "with"
+            | "by"
+            | "to"
+            | "into"
+            | "onto"
+            | "as"
+            | "from"
+    ) && (next
+        .as_deref()
+        .is_some_and(|n| is_object_pronoun(n) && drop_tier(n).is_none_or(|t| t > ctx.mode))
+        || ctx.rest.get(1).is_some_and(starts_with_number)
+        || (w == "of" && ctx.before.is_some_and(starts_with_number))
+        || (w == "to"
+            && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+                // `up to 8%`; `has to`, `ought to`: obligation, not possession.
+                matches!(&*p, "up" | "has" | "have" | "had" | "ought")
+            })))
+    {
+        // Before a pronoun that stays, the preposition ties it to the sentence (`suggestions of
+        // it`; in aggressive, where pronouns go, `to you` goes whole); next
+        // to a number it says which quantity (`7 of 10`, `in 2027`, `up to 8%`, `to 2.4%`);
+        // after `has` it makes an obligation (`has to be finished`).
+        return true;
+    }
+    // Between a word and itself a connective makes a fixed phrase: `step by step`, `side by
+    // side`, `end to end`, `one by one`, `data in data sources`.
+    if matches!(
+        w,
+        "by" | "to" | "for" | "after" | "in" | "on" | "of" | "and" | "over" | "from"
+    ) && let (Some(before), Some(after)) = (
+        ctx.before.and_then(Chunk::lower_any),
+        ctx.rest.get(1).and_then(Chunk::lower_any),
+    ) && before == after
+        && ctx.before.is_some_and(|b| b.trail().is_empty())
+    {
+        return true;
+    }
+    // `so` before a subject says what for (`so you can write`); before an adjective it is an
+    // intensifier and goes.
+    if w == "so"
+        && next.as_deref().is_some_and(|n| {
+            matches!(
+                n,
+                "you" | "we" | "they" | "it" | "i" | "he" | "she" | "that" | "the" | "users"
+            )
+        })
+    {
+        return true;
+    }
+    // `be` after a modal or `to` that stays carries the passive or the state: `must be made`,
+    // `has to be finished`. After one that went (`will be displayed`) it goes too.
+    if w == "be"
+        && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
+            matches!(
+                &*b,
+                "must"
+                    | "should"
+                    | "shall"
+                    | "can"
+                    | "could"
+                    | "may"
+                    | "might"
+                    | "would"
+                    | "will"
+                    | "to"
+                    | "cannot"
+            )
+        })
+    {
+        return true;
+    }
+    match w {
+        // An article comes before a noun. A capital `A` inside a sentence, or an `a` before a
+        // connective or punctuation, names an option or a letter: `from A to D`, `plan A`.
+        "a" => {
+            let this = ctx.rest.first();
+            (!at_start && this.is_some_and(Chunk::is_capitalized))
+                || this.is_some_and(|c| !c.trail().is_empty())
+                || ctx.rest.get(1).is_none_or(|c| {
+                    c.lower_any().is_some_and(|n| {
+                        matches!(
+                            &*n,
+                            "to" | "or" | "and" | "through" | "vs" | "versus" | "is" | "are"
+                        )
+                    })
+                })
+        }
+        // `there` and `here` go where they only introduce (`there are three`, `here is the
+        // list`); after a preposition or a verb they are a place (`take it from there`).
+        "there" | "here"
+            if ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+                // `Are there any bugs?`: the question's `there` only introduces too.
+                matches!(&*b, "is" | "are" | "was" | "were")
+            }) =>
+        {
+            false
+        }
+        "there" | "here" => !next.as_deref().is_some_and(|n| {
+            matches!(
+                n,
+                "is" | "are"
+                    | "was"
+                    | "were"
+                    | "will"
+                    | "would"
+                    | "should"
+                    | "could"
+                    | "can"
+                    | "may"
+                    | "might"
+                    | "must"
+                    | "has"
+                    | "have"
+                    | "had"
+                    | "be"
+                    | "seems"
+                    | "seem"
+            )
+        }),
+        // `that` ending a clause (`help you with that.`) is the thing itself. Before a
+        // determiner or pronoun it introduces a clause (`ensure that the ...`) and can go; before
+        // anything else it points at something specific.
+        "that" if ctx.rest.first().is_some_and(|c| !c.trail().is_empty()) => true,
+        "that" => !next.as_deref().is_some_and(|n| {
+            matches!(
+                n,
+                "the"
+                    | "a"
+                    | "an"
+                    | "you"
+                    | "it"
+                    | "they"
+                    | "we"
+                    | "i"
+                    | "your"
+                    | "this"
+                    | "each"
+                    | "every"
+                    | "all"
+                    | "there"
+                    | "he"
+                    | "she"
+            )
+        }),
+        // `do`/`does`/`did`/`will` before a negation carry it: `does not`, `will never`.
+        "does" | "did" | "will" | "would" | "is" | "are" | "was" | "were" | "be" | "has"
+        | "have" | "had"
+            if next
+                .as_deref()
+                .is_some_and(|n| n == "not" || n == "never" || n.ends_with("n't")) =>
+        {
+            true
+        }
+        // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
+        "which" | "who" | "whom" | "is" | "are" | "was" | "were" | "will" => {
+            at_start && sentence_is_question(ctx.rest)
+        }
+        // `at least`, `at most`, `in case`, `on behalf`: fixed expressions.
+        "at" | "in" | "on" => {
+            next.as_deref().is_some_and(|n| {
+                matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")
+            }) || (w == "on"
+                // `based on`, `depends on`, `focus on`: the verb needs its preposition.
+                && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+                    matches!(
+                        &*p,
+                        "based" | "depending" | "depends" | "depend" | "rely" | "relies"
+                            | "relying" | "focus" | "focused" | "focuses" | "focusing"
+                    )
+                }))
+        }
+        // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
+        "and" => !ctx.prev.is_some_and(|p| p.text.ends_with(',')),
+        // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
+        // are the sentence's verb (`has two modes`).
+        "has" | "have" | "had" => {
+            (at_start && sentence_is_question(ctx.rest))
+                || !next
+                    .as_deref()
+                    .is_some_and(|n| n.len() > 3 && (n.ends_with("ed") || n.ends_with("en")))
+        }
+        // A low-information adjective goes only where it qualifies the noun after it (`the
+        // relevant files`); as a predicate or condition (`when relevant to`, `if necessary`,
+        // `provided that`, `the following:`) it carries the sentence's sense.
+        "relevant" | "various" | "certain" | "respective" | "corresponding" | "actual"
+        | "specific" | "comprehensive" | "possible" | "available" | "appropriate" | "necessary"
+        | "needed" | "useful" | "helpful" | "proper" | "suitable" => !qualifies_next_noun(ctx),
+        // These are verbs as often as adjectives (`following guidelines of`, `given a list`):
+        // only after a determiner (`the following rules`) are they adjectives for sure.
+        "given" | "provided" | "following" => {
+            !(ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+                matches!(&*b, "the" | "a" | "an" | "these" | "those" | "any" | "all")
+            }) && qualifies_next_noun(ctx))
+        }
+        // `from X to Y`, `to` before `from`: a range keeps both ends.
+        "to" | "from" => {
+            let has = |end: &str| {
+                ctx.window
+                    .iter()
+                    .any(|c| c.lower_any().is_some_and(|w| *w == *end))
+            };
+            has("from") && has("to")
+        }
+        _ => false,
+    }
+}
+
+/// True when the word at `ctx.rest[0]` stands right before a noun: no punctuation between, no
+/// condition or degree word before it, and a next word that is not a function word of the word
+/// lists.
+fn qualifies_next_noun(ctx: &Context<'_, '_>) -> bool {
+    let (Some(this), Some(next)) = (ctx.rest.first(), ctx.rest.get(1)) else {
+        return false;
+    };
+    if !this.trail().is_empty() || !next.lead().is_empty() {
+        return false;
+    }
+    // After a condition (`when relevant`) or a degree word (`most relevant`) the adjective is
+    // what is said.
+    let after_condition_or_degree = ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+        matches!(
+            &*p,
+            "when"
+                | "whenever"
+                | "where"
+                | "wherever"
+                | "if"
+                | "unless"
+                | "than"
+                | "most"
+                | "more"
+                | "less"
+                | "least"
+                | "very"
+                | "too"
+                | "highly"
+        )
+    });
+    if after_condition_or_degree {
+        return false;
+    }
+    match next.lower_any() {
+        // A protected span, number or identifier names a thing.
+        None => true,
+        Some(n) => {
+            drop_tier(&n).is_none()
+                && !crate::guard::is_restrictive(n.as_bytes())
+                && !crate::guard::is_steering(n.as_bytes())
+                && !matches!(&*n, "when" | "where" | "whenever" | "wherever" | "than")
+        }
+    }
+}
+
+fn sentence_is_question(rest: &[Chunk]) -> bool {
+    rest.iter()
+        .find(|c| c.ends_sentence())
+        .is_some_and(|c| c.text.trim_end_matches(['"', ')']).ends_with('?'))
+}
