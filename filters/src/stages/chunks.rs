@@ -213,6 +213,7 @@ pub fn split(content: &str) -> Vec<Chunk<'_>> {
 }
 
 /// Joins chunks back with single spaces.
+#[cfg(test)]
 pub fn render(chunks: &[Chunk<'_>]) -> String {
     let mut out = String::with_capacity(chunks.iter().map(|c| c.text.len() + 1).sum());
     render_into(chunks, &mut out);

@@ -17,76 +17,153 @@ const NEAR_DUPLICATE: f64 = 0.7;
 /// words have been said somewhere, and a new instruction made of known words is still new.
 #[derive(Default)]
 struct Said {
-    by_word: HashMap<String, Vec<u32>, BuildFnv>,
-    sentences: u32,
+    /// Each content word's number.
+    ids: HashMap<String, u32, BuildFnv>,
+    /// For each word, the sentences holding it.
+    holders: Vec<Vec<u32>>,
+    /// For each sentence, its distinct words, sorted.
+    sentences: Vec<Vec<u32>>,
 }
 
 impl Said {
-    fn add(&mut self, mut words: Vec<String>) {
-        let id = self.sentences;
-        self.sentences += 1;
-        words.sort_unstable();
-        words.dedup();
-        for word in words {
-            match self.by_word.get_mut(&word) {
-                Some(ids) => ids.push(id),
-                None => {
-                    self.by_word.insert(word, vec![id]);
-                }
-            }
+    /// The number of a content word, given on first sight.
+    fn intern(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.ids.get(word) {
+            return id;
         }
+        let id = self.ids.len() as u32;
+        self.ids.insert(word.to_string(), id);
+        self.holders.push(Vec::new());
+        id
     }
 
-    /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`. `shared`
-    /// is scratch space, one counter per earlier sentence, left at zero.
-    fn repeats(&self, words: &[String], shared: &mut Vec<u32>) -> bool {
-        let distinct = distinct(words);
-        shared.resize(self.sentences as usize, 0);
-        let mut touched: Vec<u32> = Vec::new();
-        let mut most = 0;
-        for word in &distinct {
-            for &id in self.by_word.get(*word).map_or(&[][..], Vec::as_slice) {
-                let count = &mut shared[id as usize];
-                if *count == 0 {
-                    touched.push(id);
+    fn add(&mut self, words: &Words) {
+        let id = self.sentences.len() as u32;
+        let distinct = words.distinct();
+        for &word in &distinct {
+            self.holders[word as usize].push(id);
+        }
+        self.sentences.push(distinct);
+    }
+
+    /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`' distinct
+    /// words. `seen` is scratch space, one flag per earlier sentence, left cleared.
+    fn repeats(&self, words: &Words, seen: &mut Vec<bool>) -> bool {
+        let distinct = words.distinct();
+        let needed = (0..=distinct.len())
+            .find(|&m| m as f64 >= NEAR_DUPLICATE * distinct.len() as f64)
+            .unwrap_or(distinct.len());
+        if needed == 0 {
+            return true;
+        }
+        let mut known: Vec<u32> = distinct
+            .iter()
+            .copied()
+            .filter(|&word| !self.holders[word as usize].is_empty())
+            .collect();
+        if known.len() < needed {
+            return false;
+        }
+        let sorted = known.clone();
+        // An earlier sentence sharing `needed` of the known words lacks at most
+        // `known - needed` of them, so it holds one of any `known - needed + 1`: only the
+        // holders of that many of the rarest words can be near-duplicates (prefix filtering).
+        known.sort_unstable_by_key(|&word| (self.holders[word as usize].len(), word));
+        let prefix = known.len() - needed + 1;
+        seen.resize(self.sentences.len(), false);
+        let mut candidates: Vec<u32> = Vec::new();
+        for &word in &known[..prefix] {
+            for &id in &self.holders[word as usize] {
+                if !std::mem::replace(&mut seen[id as usize], true) {
+                    candidates.push(id);
                 }
-                *count += 1;
-                most = most.max(*count);
             }
         }
-        for id in touched {
-            shared[id as usize] = 0;
+        let found = candidates
+            .iter()
+            .any(|&id| shared(&self.sentences[id as usize], &sorted) >= needed);
+        for id in candidates {
+            seen[id as usize] = false;
         }
-        f64::from(most) >= NEAR_DUPLICATE * distinct.len() as f64
+        found
     }
 }
 
-/// `words` without repeats, in sorted order.
-fn distinct(words: &[String]) -> Vec<&str> {
-    let mut distinct: Vec<&str> = words.iter().map(String::as_str).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    distinct
+/// A sentence's content words, lower-cased and crudely stemmed, as [`Said`] numbers them.
+struct Words {
+    /// In order, repeats included.
+    ids: Vec<u32>,
+    /// Every one is a word of greetings, thanks and sign-offs.
+    pleasantries: bool,
+}
+
+impl Words {
+    fn of(sentence: &[Chunk], said: &mut Said) -> Words {
+        let mut words = Words {
+            ids: Vec::with_capacity(sentence.len()),
+            pleasantries: true,
+        };
+        for chunk in sentence.iter().filter(|c| !c.fixed) {
+            let Some(lower) = chunk.lower_any() else {
+                continue;
+            };
+            if lower.len() < 3 || is_stopword(&lower) {
+                continue;
+            }
+            let word = stem(&lower);
+            words.pleasantries &= is_pleasantry(word);
+            words.ids.push(said.intern(word));
+        }
+        words
+    }
+
+    /// The words without repeats, sorted.
+    fn distinct(&self) -> Vec<u32> {
+        let mut distinct = self.ids.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        distinct
+    }
+}
+
+/// The number of words two sorted, repeat-free lists have in common.
+fn shared(a: &[u32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut both) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                both += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    both
 }
 
 pub fn run(text: &str) -> String {
     let parsed = lines::parse(text);
     let mut said = Said::default();
-    let mut scratch: Vec<u32> = Vec::new();
-    let mut out: Vec<String> = Vec::with_capacity(parsed.len());
+    let mut scratch: Vec<bool> = Vec::new();
+    let mut out = Lines::with_capacity(text.len());
+    let mut rendered = String::new();
     for line in &parsed {
         if !(matches!(line.kind, Kind::Text | Kind::ListItem) && sentence_is_english(line.content))
         {
             if line.is_prose() {
-                said.add(content_words(&chunks::split(line.content)));
+                let words = Words::of(&chunks::split(line.content), &mut said);
+                said.add(&words);
             }
-            out.push(format!("{}{}", line.prefix, line.content));
+            out.push(line.prefix, line.content);
             continue;
         }
         let chunks = chunks::split(line.content);
         if is_label(line.prefix, &chunks) {
-            said.add(content_words(&chunks));
-            out.push(format!("{}{}", line.prefix, line.content));
+            let words = Words::of(&chunks, &mut said);
+            said.add(&words);
+            out.push(line.prefix, line.content);
             continue;
         }
         let mut kept: Vec<Chunk> = Vec::with_capacity(chunks.len());
@@ -104,18 +181,43 @@ pub fn run(text: &str) -> String {
             &chunks[..]
         };
         for sentence in sentences(body) {
-            let words = content_words(sentence);
+            let words = Words::of(sentence, &mut said);
             if keep(sentence, &words, &said, &mut scratch) {
                 kept.extend(sentence.iter().cloned());
             }
-            said.add(words);
+            said.add(&words);
         }
         if kept.len() == usize::from(labelled) {
             continue;
         }
-        out.push(format!("{}{}", line.prefix, chunks::render(&kept)));
+        rendered.clear();
+        chunks::render_into(&kept, &mut rendered);
+        out.push(line.prefix, &rendered);
     }
-    out.join("\n")
+    out.text
+}
+
+/// Lines joined with `\n`, written into one string.
+struct Lines {
+    text: String,
+    any: bool,
+}
+
+impl Lines {
+    fn with_capacity(bytes: usize) -> Self {
+        Lines {
+            text: String::with_capacity(bytes),
+            any: false,
+        }
+    }
+
+    fn push(&mut self, prefix: &str, content: &str) {
+        if std::mem::replace(&mut self.any, true) {
+            self.text.push('\n');
+        }
+        self.text.push_str(prefix);
+        self.text.push_str(content);
+    }
 }
 
 /// A numbered item or a short label line (`7) Completeness`) is structure, not a sentence.
@@ -124,7 +226,7 @@ fn is_label(prefix: &str, chunks: &[Chunk]) -> bool {
         || (chunks.len() <= 6 && !chunks.last().is_some_and(Chunk::ends_sentence))
 }
 
-fn keep(sentence: &[Chunk], words: &[String], said: &Said, scratch: &mut Vec<u32>) -> bool {
+fn keep(sentence: &[Chunk], words: &Words, said: &Said, scratch: &mut Vec<bool>) -> bool {
     if sentence
         .iter()
         .any(|c| c.span || (c.fixed && crate::guard::is_required_word(c.core())))
@@ -134,13 +236,13 @@ fn keep(sentence: &[Chunk], words: &[String], said: &Said, scratch: &mut Vec<u32
     // A short sentence goes only when it is a pleasantry (`Thanks!`, `Good luck.`, `Let's
     // begin.`): a short instruction (`Be concise.`, `You are a writing expert.`) is no less
     // an instruction for being short.
-    if words.len() <= 2 {
-        return !words.iter().all(|w| is_pleasantry(w));
+    if words.ids.len() <= 2 {
+        return !words.pleasantries;
     }
     !said.repeats(words, scratch)
 }
 
-/// Content words (stemmed as [`content_words`] does) of greetings, thanks and sign-offs.
+/// Content words (stemmed as [`Words::of`] does) of greetings, thanks and sign-offs.
 fn is_pleasantry(w: &str) -> bool {
     matches!(
         w,
@@ -181,23 +283,13 @@ fn sentences<'c, 'a>(chunks: &'c [Chunk<'a>]) -> Vec<&'c [Chunk<'a>]> {
     out
 }
 
-/// The sentence's content words, lower-cased and crudely stemmed, in order.
-fn content_words(sentence: &[Chunk]) -> Vec<String> {
-    sentence
-        .iter()
-        .filter_map(Chunk::lower)
-        .filter(|w| w.len() >= 3 && !is_stopword(w))
-        .map(|w| stem(&w))
-        .collect()
-}
-
-fn stem(w: &str) -> String {
+fn stem(w: &str) -> &str {
     for suffix in ["ing", "ed", "es", "s"] {
         if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
-            return w[..w.len() - suffix.len()].to_string();
+            return &w[..w.len() - suffix.len()];
         }
     }
-    w.to_string()
+    w
 }
 
 fn is_stopword(w: &str) -> bool {
@@ -301,5 +393,29 @@ mod tests {
             run(text),
             "Write a short poem about the sea.\nNever rhyme about the sea poem."
         );
+    }
+
+    #[test]
+    fn a_repeat_is_found_behind_many_sentences_sharing_its_common_words() {
+        // Every sentence holds `review` and `code`; the repeat shares its rarer words with the
+        // first sentence only, which is the one it must be matched against.
+        let mut text = String::from("Review the code for security flaws in authentication.");
+        for topic in [
+            "naming consistency conventions",
+            "missing unit tests",
+            "verbose debug logging",
+            "outdated public docs",
+            "formatting style drift",
+            "query speed regressions",
+        ] {
+            text.push_str(&format!(" Review the code for {topic}."));
+        }
+        text.push_str(" Review code for authentication security flaws again.");
+        let out = run(&text);
+        assert!(!out.contains("again"), "{out}");
+        assert!(out.contains("speed regressions."), "{out}");
+        // Four of its seven words were said before, but not in one sentence: it stays.
+        let new = "Review authentication logging naming.";
+        assert!(run(&format!("{text} {new}")).contains(new));
     }
 }
