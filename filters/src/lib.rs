@@ -11,6 +11,7 @@
 pub mod brevity;
 mod fnv;
 pub mod guard;
+mod helper;
 pub mod lang;
 pub mod options;
 pub mod stages;
@@ -22,6 +23,7 @@ pub use brevity::BrevityLevel;
 pub use options::{Mode, Options, Tokenizer, UnknownName};
 pub use stats::{Compressed, ProtectedItems, StageBreakdown, Stats};
 
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The longest prompt the public API accepts, in Unicode characters (SPEC 8).
@@ -97,6 +99,11 @@ struct Run {
 /// The pipeline: seal, run the stages, restore, verify, count.
 fn run(text: &str, options: &Options, breakdown: Breakdown) -> Run {
     let tokenizer = options.tokenizer;
+    // On a long text the original's count is made on the helper thread meanwhile.
+    let shared: Option<Arc<str>> = (text.len() >= helper::WORTH_SPLITTING).then(|| text.into());
+    let original_counts = shared
+        .clone()
+        .map(|original| helper::start(move || tokens::segment_counts(&original, tokenizer)));
     let sealed = vault::seal(text, options);
     let protected_items = sealed.counts();
     let ctx = stages::Context {
@@ -123,15 +130,34 @@ fn run(text: &str, options: &Options, breakdown: Breakdown) -> Run {
     };
 
     // The versions share most of their lines, which are counted once.
+    let (mut det, out) = match changed {
+        Some((det, out)) => (det, Some(out)),
+        None => (None, None),
+    };
+    let original_counts = original_counts.map(helper::Pending::wait);
+    // On a long text the intermediate version is counted on the helper thread meanwhile.
+    let det_job = match (shared, &original_counts) {
+        (Some(original), Some(counts)) => det.take().map(|det| {
+            let counts = counts.clone();
+            helper::start(move || {
+                let mut counter = tokens::SharedLines::new(tokenizer);
+                counter.remember(&original, &counts);
+                counter.count(&det)
+            })
+        }),
+        _ => None,
+    };
     let mut counter = tokens::SharedLines::new(tokenizer);
-    let original_tokens = counter.count(text);
-    let counts = changed.as_ref().map(|(det, out)| {
-        let det_tokens = det.as_deref().map(|det| counter.count(det));
-        (det_tokens, counter.count(out))
-    });
+    let original_tokens = match &original_counts {
+        Some(counts) => counter.remember(text, counts),
+        None => counter.count(text),
+    };
+    let det_tokens = det.as_deref().map(|det| counter.count(det));
+    let out_tokens = out.as_deref().map(|out| counter.count(out));
     drop(counter);
-    let (text, deterministic_tokens, final_tokens) = match (changed, counts) {
-        (Some((_, out)), Some((det_tokens, out_tokens))) if out_tokens < original_tokens => {
+    let det_tokens = det_tokens.or_else(|| det_job.map(helper::Pending::wait));
+    let (text, deterministic_tokens, final_tokens) = match (out, out_tokens) {
+        (Some(out), Some(out_tokens)) if out_tokens < original_tokens => {
             (out, det_tokens.map(|t| t.min(original_tokens)), out_tokens)
         }
         // Compression that saves nothing is not worth a changed prompt.

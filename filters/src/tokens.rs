@@ -55,6 +55,15 @@ impl<'t> SharedLines<'t> {
         }
     }
 
+    /// Takes the counts [`segment_counts`] made of `text` elsewhere; returns `text`'s count.
+    pub fn remember(&mut self, text: &'t str, counts: &[usize]) -> usize {
+        debug_assert_eq!(segments(text).count(), counts.len());
+        for (segment, &count) in segments(text).zip(counts) {
+            self.known.insert(segment, count);
+        }
+        counts.iter().sum()
+    }
+
     /// The exact token count of `text`, reusing the counts of segments seen before.
     pub fn count(&mut self, text: &'t str) -> usize {
         let encoder = encoder(self.tokenizer);
@@ -67,6 +76,14 @@ impl<'t> SharedLines<'t> {
             })
             .sum()
     }
+}
+
+/// The token count of each of `text`'s segments, in order: what [`SharedLines::remember`] takes.
+pub fn segment_counts(text: &str, tokenizer: Tokenizer) -> Vec<usize> {
+    let encoder = encoder(tokenizer);
+    segments(text)
+        .map(|segment| encoder.count(segment))
+        .collect()
 }
 
 /// `text` cut where a pre-tokenization piece always ends: after a line break followed by a

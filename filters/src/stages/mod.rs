@@ -43,74 +43,155 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
             dense: cleaned,
         };
     }
-    if ctx.mode == Mode::Aggressive {
+    let Context {
+        mode, tokenizer, ..
+    } = *ctx;
+    let rewrite = move |chunks: &mut Vec<chunks::Chunk>| phrases::rewrite(chunks, mode, tokenizer);
+    let thin = move |chunks: &mut Vec<chunks::Chunk>| words::drop_words(chunks, mode);
+    if mode == Mode::Aggressive {
         // Pruning compares whole sentences, so it runs between the two word-level passes.
-        let deterministic = map_prose(
-            &cleaned,
-            |chunks| phrases::rewrite(chunks, ctx.mode, ctx.tokenizer),
-            None,
-        );
+        let (deterministic, _) = map_prose(&cleaned, rewrite, None::<Edit>);
         let pruned = prune::run(&deterministic);
-        let dense = map_prose(&pruned, |chunks| words::drop_words(chunks, ctx.mode), None);
+        let (dense, _) = map_prose(&pruned, thin, None::<Edit>);
         return Staged {
             deterministic,
             dense,
         };
     }
     // One pass: each line is split once, rewritten, rendered for the rule-based count, then thinned.
-    let mut deterministic = String::with_capacity(cleaned.len());
-    let dense = map_prose(
-        &cleaned,
-        |chunks| {
-            phrases::rewrite(chunks, ctx.mode, ctx.tokenizer);
-        },
-        Some((&mut deterministic, &|chunks: &mut Vec<chunks::Chunk>| {
-            words::drop_words(chunks, ctx.mode)
-        })),
-    );
+    let (dense, deterministic) = map_prose(&cleaned, rewrite, Some(thin));
     Staged {
-        deterministic,
+        deterministic: deterministic.unwrap_or_default(),
         dense,
     }
 }
 
-/// A second edit whose input is also rendered into its own document.
-type Then<'a> = Option<(&'a mut String, &'a dyn Fn(&mut Vec<chunks::Chunk>))>;
+/// An edit of one line's chunks. It owns what it needs (`Copy + Send + 'static`), so that on a
+/// long text the helper thread can apply it to half of the lines.
+trait LineEdit: Fn(&mut Vec<chunks::Chunk<'_>>) + Copy + Send + 'static {}
+impl<F: Fn(&mut Vec<chunks::Chunk<'_>>) + Copy + Send + 'static> LineEdit for F {}
+
+type Edit = fn(&mut Vec<chunks::Chunk<'_>>);
 
 /// Applies `edit` to the chunks of every English prose line and reassembles the document. With
-/// `then`, the document after `edit` is written to `then.0` and `then.1` is applied on top.
+/// `then`, the document after `edit` is returned too, and `then` is applied on top of it.
 fn map_prose(
     text: &str,
-    mut edit: impl FnMut(&mut Vec<chunks::Chunk>),
-    mut then: Then<'_>,
-) -> String {
+    edit: impl LineEdit,
+    then: Option<impl LineEdit>,
+) -> (String, Option<String>) {
+    // On a long text the helper thread edits the first half of the lines meanwhile.
+    let split = text.len() >= crate::helper::WORTH_SPLITTING;
+    map_prose_split(text, edit, then, split)
+}
+
+/// [`map_prose`], with the lines shared out between two threads or not: the result is the same.
+fn map_prose_split(
+    text: &str,
+    edit: impl LineEdit,
+    then: Option<impl LineEdit>,
+    split: bool,
+) -> (String, Option<String>) {
+    let lines = lines::parse(text);
+    let editable = |line: &lines::Line<'_>| line.is_prose() && line.kind != Kind::FrontMatter;
+    let head = if split {
+        let mut bytes = 0;
+        lines
+            .iter()
+            .position(|line| {
+                bytes += line.prefix.len() + line.content.len() + 1;
+                bytes >= text.len() / 2
+            })
+            .map_or(0, |i| i + 1)
+    } else {
+        0
+    };
+    let head_job = lines[..head].iter().any(editable).then(|| {
+        let mut contents = String::with_capacity(text.len() / 2);
+        for line in lines[..head].iter().filter(|line| editable(line)) {
+            contents.push_str(line.content);
+            contents.push('\n');
+        }
+        crate::helper::start(move || edit_lines(contents.split_terminator('\n'), edit, then))
+    });
+    let tail = edit_lines(
+        lines[head..]
+            .iter()
+            .filter(|line| editable(line))
+            .map(|line| line.content),
+        edit,
+        then,
+    );
+    let head = head_job.map(crate::helper::Pending::wait);
+
     let mut out = Document::with_capacity(text.len());
-    let mut first_doc = then.as_ref().map(|_| Document::with_capacity(text.len()));
-    let mut rendered = String::new();
-    for line in lines::parse(text).iter() {
-        if line.is_prose() && line.kind != Kind::FrontMatter && sentence_is_english(line.content) {
-            let mut chunks = chunks::split(line.content);
-            edit(&mut chunks);
-            if let (Some((_, second)), Some(first)) = (then.as_mut(), first_doc.as_mut()) {
-                rendered.clear();
-                chunks::render_into(&chunks, &mut rendered);
-                first.line(line, &rendered);
-                second(&mut chunks);
-            }
-            rendered.clear();
-            chunks::render_into(&chunks, &mut rendered);
-            out.line(line, &rendered);
-        } else {
-            out.line(line, line.content);
-            if let Some(first) = first_doc.as_mut() {
-                first.line(line, line.content);
-            }
+    let mut first = then.map(|_| Document::with_capacity(text.len()));
+    let mut edited = head.iter().chain([&tail]).flat_map(EditedLines::iter);
+    for line in &lines {
+        let (text, first_text) = match editable(line).then(|| edited.next()).flatten() {
+            Some(Some((first_text, text))) => (text, first_text),
+            _ => (line.content, line.content),
+        };
+        out.line(line, text);
+        if let Some(first) = first.as_mut() {
+            first.line(line, first_text);
         }
     }
-    if let (Some((first, _)), Some(doc)) = (then, first_doc) {
-        first.push_str(&doc.text);
+    (out.text, first.map(|doc| doc.text))
+}
+
+/// Some lines after [`edit_lines`], in order: `None` for a line left as it is (not English).
+#[derive(Default)]
+struct EditedLines {
+    text: String,
+    /// With a second edit: the lines after the first one.
+    first: Option<String>,
+    ends: Vec<Option<(usize, usize)>>,
+}
+
+impl EditedLines {
+    /// Each line's text after the first edit and after both.
+    fn iter(&self) -> impl Iterator<Item = Option<(&str, &str)>> {
+        let (mut text_at, mut first_at) = (0, 0);
+        self.ends.iter().map(move |ends| {
+            ends.map(|(first_end, text_end)| {
+                let text = &self.text[text_at..text_end];
+                let first = self
+                    .first
+                    .as_ref()
+                    .map_or(text, |f| &f[first_at..first_end]);
+                (first_at, text_at) = (first_end, text_end);
+                (first, text)
+            })
+        })
     }
-    out.text
+}
+
+fn edit_lines<'a>(
+    contents: impl Iterator<Item = &'a str>,
+    edit: impl LineEdit,
+    then: Option<impl LineEdit>,
+) -> EditedLines {
+    let mut edited = EditedLines {
+        first: then.map(|_| String::new()),
+        ..EditedLines::default()
+    };
+    for content in contents {
+        if !sentence_is_english(content) {
+            edited.ends.push(None);
+            continue;
+        }
+        let mut chunks = chunks::split(content);
+        edit(&mut chunks);
+        if let (Some(second), Some(first)) = (then, edited.first.as_mut()) {
+            chunks::render_into(&chunks, first);
+            second(&mut chunks);
+        }
+        chunks::render_into(&chunks, &mut edited.text);
+        let first_end = edited.first.as_ref().map_or(0, String::len);
+        edited.ends.push(Some((first_end, edited.text.len())));
+    }
+    edited
 }
 
 /// A document written line by line. A prose line the rules emptied (`You will:` before a list)
@@ -173,6 +254,35 @@ mod tests {
             english: true,
         };
         run(text, &ctx).dense
+    }
+
+    #[test]
+    fn sharing_the_lines_out_between_two_threads_changes_nothing() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+        let mut texts: Vec<String> = std::fs::read_dir(&dir)
+            .expect("the golden prompts")
+            .map(|entry| entry.expect("a directory entry").path())
+            .filter(|path| path.to_string_lossy().ends_with(".input.txt"))
+            .map(|path| std::fs::read_to_string(path).expect("a golden prompt"))
+            .collect();
+        texts.push(texts.join("\n\n"));
+        texts.push("Say no.\n".repeat(3) + "You will:\n\n- Write a poem.");
+        for text in &texts {
+            for mode in [Mode::Conservative, Mode::Balanced, Mode::Aggressive] {
+                let edit = move |chunks: &mut Vec<chunks::Chunk>| {
+                    phrases::rewrite(chunks, mode, Tokenizer::O200kBase)
+                };
+                let then = move |chunks: &mut Vec<chunks::Chunk>| words::drop_words(chunks, mode);
+                assert_eq!(
+                    map_prose_split(text, edit, Some(then), true),
+                    map_prose_split(text, edit, Some(then), false),
+                );
+                assert_eq!(
+                    map_prose_split(text, then, None::<Edit>, true),
+                    map_prose_split(text, then, None::<Edit>, false),
+                );
+            }
+        }
     }
 
     #[test]
