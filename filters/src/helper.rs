@@ -23,7 +23,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
 /// Texts shorter than this many bytes are done on one thread: handing work over and waking the
 /// helper costs more than it saves below it.
-pub(crate) const WORTH_SPLITTING: usize = 10_000;
+const WORTH_SPLITTING: usize = 10_000;
+
+/// Whether a text of `bytes` is worth sharing out between two threads.
+pub(crate) fn worth_splitting(bytes: usize) -> bool {
+    bytes >= WORTH_SPLITTING
+}
 
 type Job<A> = Box<dyn FnOnce() -> A + Send>;
 

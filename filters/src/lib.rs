@@ -100,7 +100,7 @@ struct Run {
 fn run(text: &str, options: &Options, breakdown: Breakdown) -> Run {
     let tokenizer = options.tokenizer;
     // On a long text the original's count is made on the helper thread meanwhile.
-    let shared: Option<Arc<str>> = (text.len() >= helper::WORTH_SPLITTING).then(|| text.into());
+    let shared: Option<Arc<str>> = helper::worth_splitting(text.len()).then(|| text.into());
     let original_counts = shared
         .clone()
         .map(|original| helper::start(move || tokens::segment_counts(&original, tokenizer)));

@@ -81,7 +81,7 @@ fn map_prose(
     then: Option<impl LineEdit>,
 ) -> (String, Option<String>) {
     // On a long text the helper thread edits the first half of the lines meanwhile.
-    let split = text.len() >= crate::helper::WORTH_SPLITTING;
+    let split = crate::helper::worth_splitting(text.len());
     map_prose_split(text, edit, then, split)
 }
 
