@@ -209,6 +209,17 @@ mod tests {
     }
 
     #[test]
+    fn a_protected_span_keeps_its_preposition() {
+        assert_eq!(
+            run(
+                "Save the report in {{dir}} and then reply with \"DONE\".",
+                Mode::Aggressive
+            ),
+            "Save report in {{dir}} and reply with \"DONE\"."
+        );
+    }
+
+    #[test]
     fn modals_keep_be_and_obligation_keeps_to() {
         assert_eq!(
             run("The migration has to be finished first.", Mode::Aggressive),

@@ -91,7 +91,10 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     ) && (next
         .as_deref()
         .is_some_and(|n| is_object_pronoun(n) && drop_tier(n).is_none_or(|t| t > ctx.mode))
-        || ctx.rest.get(1).is_some_and(starts_with_number)
+        || ctx
+            .rest
+            .get(1)
+            .is_some_and(|n| n.span || starts_with_number(n))
         || (w == "of" && ctx.before.is_some_and(starts_with_number))
         || (w == "to"
             && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
@@ -102,6 +105,8 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // Before a pronoun that stays, the preposition ties it to the sentence (`suggestions of
         // it`; in aggressive, where pronouns go, `to you` goes whole); next
         // to a number it says which quantity (`7 of 10`, `in 2027`, `up to 8%`, `to 2.4%`);
+        // before a protected span it says what the span is to the sentence (`in {{dir}}`,
+        // `with "OK"`, `to `main``), which the span cannot say for itself;
         // after `has` it makes an obligation (`has to be finished`).
         return true;
     }
