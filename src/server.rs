@@ -50,6 +50,8 @@ impl ShutdownSignalWatch for GracefulSignals {
 
 /// Builds everything from `config` and runs until SIGTERM/SIGINT, then writes queued usage.
 pub fn run(config: Config) -> anyhow::Result<()> {
+    // Requests share the cores already; a second thread per long text only competes with them.
+    filters::helper::set_enabled(false);
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.storage.data_dir)?);
     let setup = tokio::runtime::Builder::new_current_thread()
         .enable_all()

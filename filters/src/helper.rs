@@ -14,10 +14,13 @@
 //!   When the helper is busy with other callers' jobs, nobody waits for it, so a call is never
 //!   slower than doing all its work itself (beyond a lock and a copy).
 //!
+//! A server whose cores are already shared among requests turns it off with [`set_enabled`].
+//!
 //! Jobs own their inputs (`'static`), so no borrowed data crosses threads; the results are the
 //! same whichever thread computes them, so the output does not depend on scheduling.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
@@ -25,9 +28,21 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 /// helper costs more than it saves below it.
 const WORTH_SPLITTING: usize = 10_000;
 
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Turns the helper thread on or off for the whole process (on by default).
+///
+/// It lowers the latency of one long text when a core is idle. A server already busy with other
+/// requests should turn it off: there the second thread competes with them for the same cores,
+/// and terse's proxy measured 0.2 ms more at p50 with it (18,700-character texts, 200 requests
+/// a second on 2 cores).
+pub fn set_enabled(enabled: bool) {
+    ENABLED.store(enabled, Ordering::Relaxed);
+}
+
 /// Whether a text of `bytes` is worth sharing out between two threads.
 pub(crate) fn worth_splitting(bytes: usize) -> bool {
-    bytes >= WORTH_SPLITTING
+    bytes >= WORTH_SPLITTING && ENABLED.load(Ordering::Relaxed)
 }
 
 type Job<A> = Box<dyn FnOnce() -> A + Send>;

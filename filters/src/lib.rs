@@ -11,7 +11,7 @@
 pub mod brevity;
 mod fnv;
 pub mod guard;
-mod helper;
+pub mod helper;
 pub mod lang;
 pub mod options;
 pub mod stages;

@@ -80,53 +80,64 @@ fn map_prose(
     edit: impl LineEdit,
     then: Option<impl LineEdit>,
 ) -> (String, Option<String>) {
-    // On a long text the helper thread edits the first half of the lines meanwhile.
-    let split = crate::helper::worth_splitting(text.len());
-    map_prose_split(text, edit, then, split)
+    let pieces = if crate::helper::worth_splitting(text.len()) {
+        PIECES
+    } else {
+        1
+    };
+    map_prose_in(text, edit, then, pieces)
 }
 
-/// [`map_prose`], with the lines shared out between two threads or not: the result is the same.
-fn map_prose_split(
+/// How many pieces a long text's lines are cut into. The helper thread edits them from the first
+/// on while the caller edits them from the last back, so the two meet wherever the helper has
+/// got to: late or busy with other callers' work, it simply does less.
+const PIECES: usize = 8;
+
+/// [`map_prose`] with the lines cut into `pieces`: the result is the same for any number.
+fn map_prose_in(
     text: &str,
     edit: impl LineEdit,
     then: Option<impl LineEdit>,
-    split: bool,
+    pieces: usize,
 ) -> (String, Option<String>) {
     let lines = lines::parse(text);
     let editable = |line: &lines::Line<'_>| line.is_prose() && line.kind != Kind::FrontMatter;
-    let head = if split {
-        let mut bytes = 0;
-        lines
-            .iter()
-            .position(|line| {
-                bytes += line.prefix.len() + line.content.len() + 1;
-                bytes >= text.len() / 2
-            })
-            .map_or(0, |i| i + 1)
-    } else {
-        0
-    };
-    let head_job = lines[..head].iter().any(editable).then(|| {
-        let mut contents = String::with_capacity(text.len() / 2);
-        for line in lines[..head].iter().filter(|line| editable(line)) {
-            contents.push_str(line.content);
-            contents.push('\n');
+    // Piece `i` is the lines from `starts[i]` to `starts[i + 1]`, cut at equal shares of bytes.
+    let mut starts = vec![0];
+    let mut bytes = 0;
+    for (i, line) in lines.iter().enumerate() {
+        bytes += line.prefix.len() + line.content.len() + 1;
+        if bytes * pieces >= text.len() * starts.len() && starts.len() < pieces {
+            starts.push(i + 1);
         }
-        crate::helper::start(move || edit_lines(contents.split_terminator('\n'), edit, then))
-    });
-    let tail = edit_lines(
-        lines[head..]
+    }
+    starts.push(lines.len());
+    let contents = |piece: usize| {
+        lines[starts[piece]..starts[piece + 1]]
             .iter()
             .filter(|line| editable(line))
-            .map(|line| line.content),
-        edit,
-        then,
-    );
-    let head = head_job.map(crate::helper::Pending::wait);
+            .map(|line| line.content)
+    };
+    let last = starts.len() - 2;
+    let jobs: Vec<_> = (0..last)
+        .map(|piece| {
+            let mut owned = String::new();
+            for content in contents(piece) {
+                owned.push_str(content);
+                owned.push('\n');
+            }
+            crate::helper::start(move || edit_lines(owned.split_terminator('\n'), edit, then))
+        })
+        .collect();
+    let mut edited: Vec<EditedLines> = Vec::with_capacity(last + 1);
+    edited.push(edit_lines(contents(last), edit, then));
+    // From the last piece back: the ones the helper has not begun are done here.
+    edited.extend(jobs.into_iter().rev().map(crate::helper::Pending::wait));
+    edited.reverse();
+    let mut edited = edited.iter().flat_map(EditedLines::iter);
 
     let mut out = Document::with_capacity(text.len());
     let mut first = then.map(|_| Document::with_capacity(text.len()));
-    let mut edited = head.iter().chain([&tail]).flat_map(EditedLines::iter);
     for line in &lines {
         let (text, first_text) = match editable(line).then(|| edited.next()).flatten() {
             Some(Some((first_text, text))) => (text, first_text),
@@ -257,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn sharing_the_lines_out_between_two_threads_changes_nothing() {
+    fn cutting_the_lines_into_pieces_changes_nothing() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
         let mut texts: Vec<String> = std::fs::read_dir(&dir)
             .expect("the golden prompts")
@@ -273,14 +284,12 @@ mod tests {
                     phrases::rewrite(chunks, mode, Tokenizer::O200kBase)
                 };
                 let then = move |chunks: &mut Vec<chunks::Chunk>| words::drop_words(chunks, mode);
-                assert_eq!(
-                    map_prose_split(text, edit, Some(then), true),
-                    map_prose_split(text, edit, Some(then), false),
-                );
-                assert_eq!(
-                    map_prose_split(text, then, None::<Edit>, true),
-                    map_prose_split(text, then, None::<Edit>, false),
-                );
+                let whole = map_prose_in(text, edit, Some(then), 1);
+                let thinned = map_prose_in(text, then, None::<Edit>, 1);
+                for pieces in [2, 3, PIECES, 64] {
+                    assert_eq!(map_prose_in(text, edit, Some(then), pieces), whole);
+                    assert_eq!(map_prose_in(text, then, None::<Edit>, pieces), thinned);
+                }
             }
         }
     }
