@@ -56,6 +56,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let (corpora, prompts) = load(&args.files)?;
     filters::tokens::warm_up(args.tokenizer);
+    // The prompts are already shared out between the cores.
+    filters::helper::set_enabled(false);
     let jobs: Vec<(usize, Mode)> = Mode::ALL
         .iter()
         .flat_map(|&mode| (0..prompts.len()).map(move |prompt| (prompt, mode)))
