@@ -209,6 +209,26 @@ mod tests {
     }
 
     #[test]
+    fn who_and_which_stay_where_they_name_what_is_asked() {
+        assert_eq!(
+            run("Give the metadata, like who proposed it.", Mode::Balanced),
+            "Give metadata, like who proposed it."
+        );
+        assert_eq!(
+            run("Decide which option is safer.", Mode::Balanced),
+            "Decide which option safer."
+        );
+        // A relative clause after its noun still goes telegraphic.
+        assert_eq!(
+            run(
+                "Thank the person who deployed the contract.",
+                Mode::Balanced
+            ),
+            "Thank person deployed contract."
+        );
+    }
+
+    #[test]
     fn a_protected_span_keeps_its_preposition() {
         assert_eq!(
             run(

@@ -239,6 +239,16 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         {
             true
         }
+        // After a preposition or a verb of knowing, asking or choosing, `who`/`which` opens the
+        // thing itself (`like who proposed it`, `decide which option`), not a relative clause.
+        "which" | "who" | "whom"
+            if ctx
+                .before
+                .and_then(Chunk::lower_any)
+                .is_some_and(|b| opens_wh_clause(&b)) =>
+        {
+            true
+        }
         // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" | "will" => {
             at_start && sentence_is_question(ctx.rest)
@@ -337,6 +347,58 @@ fn qualifies_next_noun(ctx: &Context<'_, '_>) -> bool {
                 && !matches!(&*n, "when" | "where" | "whenever" | "wherever" | "than")
         }
     }
+}
+
+/// Words after which `who` or `which` names what is asked or chosen rather than relating a
+/// clause to the noun before it.
+fn opens_wh_clause(before: &str) -> bool {
+    matches!(
+        before,
+        "as" | "like"
+            | "about"
+            | "of"
+            | "on"
+            | "and"
+            | "or"
+            | "to"
+            | "for"
+            | "know"
+            | "knows"
+            | "ask"
+            | "asks"
+            | "decide"
+            | "decides"
+            | "determine"
+            | "determines"
+            | "identify"
+            | "identifies"
+            | "explain"
+            | "explains"
+            | "describe"
+            | "describes"
+            | "tell"
+            | "tells"
+            | "show"
+            | "shows"
+            | "see"
+            | "understand"
+            | "consider"
+            | "specify"
+            | "clarify"
+            | "indicate"
+            | "note"
+            | "list"
+            | "mention"
+            | "choose"
+            | "chooses"
+            | "select"
+            | "pick"
+            | "matter"
+            | "regardless"
+            | "including"
+            | "out"
+            | "whether"
+    )
 }
 
 fn sentence_is_question(rest: &[Chunk]) -> bool {
