@@ -218,6 +218,10 @@ mod tests {
             run("Decide which option is safer.", Mode::Balanced),
             "Decide which option safer."
         );
+        assert_eq!(
+            run("The policy controls which are allowed.", Mode::Aggressive),
+            "Policy controls which allowed."
+        );
         // A relative clause after its noun still goes telegraphic.
         assert_eq!(
             run(

@@ -241,11 +241,16 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
         // After a preposition or a verb of knowing, asking or choosing, `who`/`which` opens the
         // thing itself (`like who proposed it`, `decide which option`), not a relative clause.
+        // Before a copula, which goes, it is all that ties what follows to the sentence
+        // (`controls which are allowed` is not `controls allowed`).
         "which" | "who" | "whom"
             if ctx
                 .before
                 .and_then(Chunk::lower_any)
-                .is_some_and(|b| opens_wh_clause(&b)) =>
+                .is_some_and(|b| opens_wh_clause(&b))
+                || next
+                    .as_deref()
+                    .is_some_and(|n| matches!(n, "is" | "are" | "was" | "were")) =>
         {
             true
         }
