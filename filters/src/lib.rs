@@ -157,10 +157,15 @@ fn run(text: &str, options: &Options, breakdown: Breakdown) -> Run {
     drop(counter);
     let det_tokens = det_tokens.or_else(|| det_job.map(helper::Pending::wait));
     let (text, deterministic_tokens, final_tokens) = match (out, out_tokens) {
-        (Some(out), Some(out_tokens)) if out_tokens < original_tokens => {
+        (Some(out), Some(out_tokens))
+            if out_tokens < original_tokens
+                && (!out.trim().is_empty() || text.trim().is_empty()) =>
+        {
             (out, det_tokens.map(|t| t.min(original_tokens)), out_tokens)
         }
-        // Compression that saves nothing is not worth a changed prompt.
+        // Compression that saves nothing is not worth a changed prompt, and a prompt that was
+        // only pleasantries or decoration is sent as written rather than blank (providers
+        // reject an empty message).
         _ => (
             text.to_string(),
             (breakdown == Breakdown::Stages).then_some(original_tokens),

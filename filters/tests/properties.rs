@@ -296,6 +296,9 @@ const FOUND_CASES: &[&str] = &[
     "{\"k\": \u{200b}}{# c #}",
     "\u{ae}\"*\u{a1}*",
     "*\u{ce6}*:\u{a980}",
+    // Politeness pruning once emptied a prompt that was nothing else:
+    "Thank you so much!",
+    "Please.",
 ];
 
 #[test]

@@ -59,6 +59,11 @@ pub fn check(input: &str, options: &Options) -> Result<Compressed, String> {
             "{context}: protectedItemsCount is not the sum of protectedItems"
         ));
     }
+    if out.trim().is_empty() && !input.trim().is_empty() {
+        return Err(format!(
+            "{context}: a prompt with text in it came out blank"
+        ));
+    }
     if !stats.integrity_passed && out != input {
         return Err(format!(
             "{context}: integrity failed but the text was changed"
