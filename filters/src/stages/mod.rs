@@ -10,6 +10,7 @@ mod chunks;
 mod cleanup;
 mod lines;
 mod phrases;
+mod pleasantries;
 mod prune;
 mod words;
 
@@ -46,8 +47,12 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     let Context {
         mode, tokenizer, ..
     } = *ctx;
-    let rewrite = move |chunks: &mut Vec<chunks::Chunk>| phrases::rewrite(chunks, mode, tokenizer);
-    let thin = move |chunks: &mut Vec<chunks::Chunk>| words::drop_words(chunks, mode);
+    let rewrite = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
+        // A text line may go whole; a heading or list item keeps its place in the structure.
+        pleasantries::drop(chunks, kind == Kind::Text);
+        phrases::rewrite(chunks, mode, tokenizer);
+    };
+    let thin = move |chunks: &mut Vec<chunks::Chunk>, _: Kind| words::drop_words(chunks, mode);
     if mode == Mode::Aggressive {
         // Pruning compares whole sentences, so it runs between the two word-level passes.
         let (deterministic, _) = map_prose(&cleaned, rewrite, None::<Edit>);
@@ -66,12 +71,12 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     }
 }
 
-/// An edit of one line's chunks. It owns what it needs (`Copy + Send + 'static`), so that on a
-/// long text the helper thread can apply it to half of the lines.
-trait LineEdit: Fn(&mut Vec<chunks::Chunk<'_>>) + Copy + Send + 'static {}
-impl<F: Fn(&mut Vec<chunks::Chunk<'_>>) + Copy + Send + 'static> LineEdit for F {}
+/// An edit of one line's chunks, told the line's kind. It owns what it needs (`Copy + Send +
+/// 'static`), so that on a long text the helper thread can apply it to some of the lines.
+trait LineEdit: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static {}
+impl<F: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static> LineEdit for F {}
 
-type Edit = fn(&mut Vec<chunks::Chunk<'_>>);
+type Edit = fn(&mut Vec<chunks::Chunk<'_>>, Kind);
 
 /// Applies `edit` to the chunks of every English prose line and reassembles the document. With
 /// `then`, the document after `edit` is returned too, and `then` is applied on top of it.
@@ -116,17 +121,21 @@ fn map_prose_in(
         lines[starts[piece]..starts[piece + 1]]
             .iter()
             .filter(|line| editable(line))
-            .map(|line| line.content)
+            .map(|line| (line.content, line.kind))
     };
     let last = starts.len() - 2;
     let jobs: Vec<_> = (0..last)
         .map(|piece| {
             let mut owned = String::new();
-            for content in contents(piece) {
+            let mut kinds = Vec::new();
+            for (content, kind) in contents(piece) {
                 owned.push_str(content);
                 owned.push('\n');
+                kinds.push(kind);
             }
-            crate::helper::start(move || edit_lines(owned.split_terminator('\n'), edit, then))
+            crate::helper::start(move || {
+                edit_lines(owned.split_terminator('\n').zip(kinds), edit, then)
+            })
         })
         .collect();
     let mut edited: Vec<EditedLines> = Vec::with_capacity(last + 1);
@@ -179,7 +188,7 @@ impl EditedLines {
 }
 
 fn edit_lines<'a>(
-    contents: impl Iterator<Item = &'a str>,
+    contents: impl Iterator<Item = (&'a str, Kind)>,
     edit: impl LineEdit,
     then: Option<impl LineEdit>,
 ) -> EditedLines {
@@ -187,16 +196,16 @@ fn edit_lines<'a>(
         first: then.map(|_| String::new()),
         ..EditedLines::default()
     };
-    for content in contents {
+    for (content, kind) in contents {
         if !sentence_is_english(content) {
             edited.ends.push(None);
             continue;
         }
         let mut chunks = chunks::split(content);
-        edit(&mut chunks);
+        edit(&mut chunks, kind);
         if let (Some(second), Some(first)) = (then, edited.first.as_mut()) {
             chunks::render_into(&chunks, first);
-            second(&mut chunks);
+            second(&mut chunks, kind);
         }
         chunks::render_into(&chunks, &mut edited.text);
         let first_end = edited.first.as_ref().map_or(0, String::len);
@@ -280,10 +289,12 @@ mod tests {
         texts.push("Say no.\n".repeat(3) + "You will:\n\n- Write a poem.");
         for text in &texts {
             for mode in [Mode::Conservative, Mode::Balanced, Mode::Aggressive] {
-                let edit = move |chunks: &mut Vec<chunks::Chunk>| {
+                let edit = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
+                    pleasantries::drop(chunks, kind == Kind::Text);
                     phrases::rewrite(chunks, mode, Tokenizer::O200kBase)
                 };
-                let then = move |chunks: &mut Vec<chunks::Chunk>| words::drop_words(chunks, mode);
+                let then =
+                    move |chunks: &mut Vec<chunks::Chunk>, _: Kind| words::drop_words(chunks, mode);
                 let whole = map_prose_in(text, edit, Some(then), 1);
                 let thinned = map_prose_in(text, then, None::<Edit>, 1);
                 for pieces in [2, 3, PIECES, 64] {
