@@ -1,9 +1,9 @@
 //! A second core for long texts.
 //!
 //! On a 50,000-character prompt the engine's work splits into independent parts (the original
-//! text's token count, the edits of the first and the second half of its lines, the counts of its
-//! two shorter versions). [`start`] hands one part to a helper thread while the caller does
-//! another; [`Pending::wait`] collects it.
+//! text's token count, the edits of its lines in pieces, the counts of its two shorter versions).
+//! [`start`] hands one part to a helper thread while the caller does another; [`Pending::wait`]
+//! collects it.
 //!
 //! Three rules keep this safe for a server that calls the engine from many threads at once:
 //! - One helper thread, started on first use and kept, so its caches (the tokenizer's piece cache,
@@ -11,8 +11,8 @@
 //! - It sleeps on a channel between jobs. It never spins: a thread pool whose idle workers
 //!   spin-yield cost the proxy up to 0.5 ms of CPU per request.
 //! - A job the helper has not begun when its caller needs it is taken back and run by the caller.
-//!   When the helper is busy with other callers' jobs, nobody waits for it, so a call is never
-//!   slower than doing all its work itself (beyond a lock and a copy).
+//!   When the helper is late or busy with other callers' jobs, a caller waits at most for the one
+//!   job the helper has begun, which is why the work is handed over in small pieces.
 //!
 //! A server whose cores are already shared among requests turns it off with [`set_enabled`].
 //!
