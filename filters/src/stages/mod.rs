@@ -107,42 +107,9 @@ fn map_prose_in(
 ) -> (String, Option<String>) {
     let lines = lines::parse(text);
     let editable = |line: &lines::Line<'_>| line.is_prose() && line.kind != Kind::FrontMatter;
-    // Piece `i` is the lines from `starts[i]` to `starts[i + 1]`, cut at equal shares of bytes.
-    let mut starts = vec![0];
-    let mut bytes = 0;
-    for (i, line) in lines.iter().enumerate() {
-        bytes += line.prefix.len() + line.content.len() + 1;
-        if bytes * pieces >= text.len() * starts.len() && starts.len() < pieces {
-            starts.push(i + 1);
-        }
-    }
-    starts.push(lines.len());
-    let contents = |piece: usize| {
-        lines[starts[piece]..starts[piece + 1]]
-            .iter()
-            .filter(|line| editable(line))
-            .map(|line| (line.content, line.kind))
-    };
-    let last = starts.len() - 2;
-    let jobs: Vec<_> = (0..last)
-        .map(|piece| {
-            let mut owned = String::new();
-            let mut kinds = Vec::new();
-            for (content, kind) in contents(piece) {
-                owned.push_str(content);
-                owned.push('\n');
-                kinds.push(kind);
-            }
-            crate::helper::start(move || {
-                edit_lines(owned.split_terminator('\n').zip(kinds), edit, then)
-            })
-        })
-        .collect();
-    let mut edited: Vec<EditedLines> = Vec::with_capacity(last + 1);
-    edited.push(edit_lines(contents(last), edit, then));
-    // From the last piece back: the ones the helper has not begun are done here.
-    edited.extend(jobs.into_iter().rev().map(crate::helper::Pending::wait));
-    edited.reverse();
+    let edited = in_pieces(&lines, text.len(), pieces, editable, move |contents| {
+        edit_lines(contents, edit, then)
+    });
     let mut edited = edited.iter().flat_map(EditedLines::iter);
 
     let mut out = Document::with_capacity(text.len());
@@ -158,6 +125,54 @@ fn map_prose_in(
         }
     }
     (out.text, first.map(|doc| doc.text))
+}
+
+/// The contents (with their kinds) of the `wanted` lines of a document, cut into `pieces` runs
+/// of lines of about equal bytes, each handed to `work`. With more than one piece the helper
+/// thread takes them from the first on while the caller takes them from the last back, so the two
+/// meet wherever the helper has got to. The results come back in document order.
+fn in_pieces<O: Send + 'static>(
+    lines: &[lines::Line<'_>],
+    bytes: usize,
+    pieces: usize,
+    wanted: impl Fn(&lines::Line<'_>) -> bool,
+    work: impl Fn(&mut dyn Iterator<Item = (&str, Kind)>) -> O + Copy + Send + 'static,
+) -> Vec<O> {
+    // Piece `i` is the lines from `starts[i]` to `starts[i + 1]`.
+    let mut starts = vec![0];
+    let mut so_far = 0;
+    for (i, line) in lines.iter().enumerate() {
+        so_far += line.prefix.len() + line.content.len() + 1;
+        if so_far * pieces >= bytes * starts.len() && starts.len() < pieces {
+            starts.push(i + 1);
+        }
+    }
+    starts.push(lines.len());
+    let contents = |piece: usize| {
+        lines[starts[piece]..starts[piece + 1]]
+            .iter()
+            .filter(|line| wanted(line))
+            .map(|line| (line.content, line.kind))
+    };
+    let last = starts.len() - 2;
+    let jobs: Vec<_> = (0..last)
+        .map(|piece| {
+            let mut owned = String::new();
+            let mut kinds = Vec::new();
+            for (content, kind) in contents(piece) {
+                owned.push_str(content);
+                owned.push('\n');
+                kinds.push(kind);
+            }
+            crate::helper::start(move || work(&mut owned.split_terminator('\n').zip(kinds)))
+        })
+        .collect();
+    let mut results = Vec::with_capacity(last + 1);
+    results.push(work(&mut contents(last)));
+    // From the last piece back: the ones the helper has not begun are done here.
+    results.extend(jobs.into_iter().rev().map(crate::helper::Pending::wait));
+    results.reverse();
+    results
 }
 
 /// Some lines after [`edit_lines`], in order: `None` for a line left as it is (not English).
@@ -187,8 +202,8 @@ impl EditedLines {
     }
 }
 
-fn edit_lines<'a>(
-    contents: impl Iterator<Item = (&'a str, Kind)>,
+fn edit_lines(
+    contents: &mut dyn Iterator<Item = (&str, Kind)>,
     edit: impl LineEdit,
     then: Option<impl LineEdit>,
 ) -> EditedLines {
