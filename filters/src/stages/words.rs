@@ -233,6 +233,26 @@ mod tests {
     }
 
     #[test]
+    fn a_clause_never_ends_on_its_conjunction_or_preposition() {
+        assert_eq!(
+            run("Help users safely and efficiently.", Mode::Balanced),
+            "Help users safely and efficiently."
+        );
+        assert_eq!(
+            run(
+                "It took a decade or so. Stop if it fails by then, please.",
+                Mode::Balanced
+            ),
+            "It took decade or so. Stop if it fails by then."
+        );
+        // Inside the clause the same words still go.
+        assert_eq!(
+            run("Work efficiently and then report.", Mode::Balanced),
+            "Work and report."
+        );
+    }
+
+    #[test]
     fn a_protected_span_keeps_its_preposition() {
         assert_eq!(
             run(
