@@ -233,6 +233,25 @@ mod tests {
     }
 
     #[test]
+    fn be_after_a_negation_stays() {
+        assert_eq!(
+            run("Do not be verbose.", Mode::Balanced),
+            "Do not be verbose."
+        );
+        assert_eq!(
+            run("Don't be afraid to ask questions.", Mode::Balanced),
+            "Don't be afraid to ask questions."
+        );
+        assert_eq!(
+            run(
+                "The answer must not be longer than 3 lines.",
+                Mode::Aggressive
+            ),
+            "Answer must not be longer than 3 lines."
+        );
+    }
+
+    #[test]
     fn a_clause_never_ends_on_its_conjunction_or_preposition() {
         assert_eq!(
             run("Help users safely and efficiently.", Mode::Balanced),

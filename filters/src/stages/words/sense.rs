@@ -181,23 +181,27 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     // `be` after a modal or `to` that stays carries the passive or the state: `must be made`,
-    // `has to be finished`. After one that went (`will be displayed`) it goes too.
+    // `has to be finished`; after a negation it is what the negation forbids (`Do not be
+    // verbose`, `must not be longer`). After a modal that went (`will be displayed`) it goes too.
     if w == "be"
         && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
-            matches!(
-                &*b,
-                "must"
-                    | "should"
-                    | "shall"
-                    | "can"
-                    | "could"
-                    | "may"
-                    | "might"
-                    | "would"
-                    | "will"
-                    | "to"
-                    | "cannot"
-            )
+            b.ends_with("n't")
+                || matches!(
+                    &*b,
+                    "not"
+                        | "never"
+                        | "must"
+                        | "should"
+                        | "shall"
+                        | "can"
+                        | "could"
+                        | "may"
+                        | "might"
+                        | "would"
+                        | "will"
+                        | "to"
+                        | "cannot"
+                )
         })
     {
         return true;
