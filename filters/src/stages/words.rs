@@ -180,7 +180,7 @@ mod tests {
             "You are not doctor."
         );
         assert_eq!(run("You are sure?", Mode::Balanced), "You sure?");
-        assert!(run("You are, in fact, right.", Mode::Balanced).starts_with("You,"));
+        assert!(run("You are, in fact, right.", Mode::Balanced).starts_with("You are,"));
     }
 
     #[test]
@@ -230,6 +230,19 @@ mod tests {
             ),
             "Thank person deployed contract."
         );
+    }
+
+    #[test]
+    fn a_copula_closing_its_clause_stays_with_its_subject() {
+        assert_eq!(
+            run("Keep the formatting as it is.", Mode::Balanced),
+            "Keep formatting as it is."
+        );
+        assert_eq!(
+            run("Keep the formatting as it is.", Mode::Aggressive),
+            "Keep formatting."
+        );
+        assert_eq!(run("The file is large.", Mode::Balanced), "File large.");
     }
 
     #[test]

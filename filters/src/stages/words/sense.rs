@@ -98,6 +98,20 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                         | "his"
                 ))
     });
+    // A copula closing its clause right after its subject has no complement to stand for it:
+    // `keep the formatting as it is.` is not `as it.` (where the subject went, it goes too).
+    let punctuated = ctx
+        .rest
+        .first()
+        .is_some_and(|c| c.trail().contains(['.', ',', ';', ':', '!', '?']));
+    if punctuated
+        && matches!(w, "is" | "are" | "was" | "were" | "am" | "be" | "been")
+        && ctx.before.is_some_and(|b| b.trail().is_empty())
+        && ctx.prev.and_then(Chunk::lower_any) == ctx.before.and_then(Chunk::lower_any)
+        && ctx.prev.is_some()
+    {
+        return true;
+    }
     if closes_clause
         && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
             matches!(
