@@ -9,20 +9,27 @@ use super::chunks::{self, Chunk};
 /// Removes the pleasantry sentences of one line. Unless `whole_line` allows it, the last
 /// sentence left stays, so a heading or list item never loses all its text.
 pub fn drop(chunks: &mut Vec<Chunk<'_>>, whole_line: bool) {
-    let mut sentences = Vec::new();
-    let mut start = 0;
+    // One pass; most sentences fail on their first word, and nothing is allocated unless a
+    // pleasantry is found.
+    let mut pleasant: Vec<std::ops::Range<usize>> = Vec::new();
+    let (mut start, mut so_far, mut marked) = (0, true, false);
     for (i, chunk) in chunks.iter().enumerate() {
+        if so_far {
+            match politeness(chunk) {
+                Some(Politeness::Marked) => marked = true,
+                Some(Politeness::Neutral) => {}
+                None => so_far = false,
+            }
+        }
         // Words after the last full stop are a sentence only when they are the whole line
         // (`Best regards,`); otherwise the sentence may go on in the next line.
         if chunk.ends_sentence() || (i + 1 == chunks.len() && start == 0) {
-            sentences.push(start..i + 1);
-            start = i + 1;
+            if so_far && marked {
+                pleasant.push(start..i + 1);
+            }
+            (start, so_far, marked) = (i + 1, true, false);
         }
     }
-    let mut pleasant: Vec<_> = sentences
-        .into_iter()
-        .filter(|range| is_pleasantry(&chunks[range.clone()]))
-        .collect();
     if pleasant.is_empty() {
         return;
     }
@@ -40,37 +47,38 @@ pub fn drop(chunks: &mut Vec<Chunk<'_>>, whole_line: bool) {
     }
 }
 
-/// True for a sentence whose every word is politeness, with at least one that only politeness
-/// uses (`Good work.` stays: nothing in it greets, thanks, wishes or signs off).
-fn is_pleasantry(sentence: &[Chunk<'_>]) -> bool {
-    let mut marked = false;
-    for chunk in sentence {
-        // Quotes and brackets open or close around more than this sentence.
-        let plain_punctuation = |p: &str| p.chars().all(|c| matches!(c, '.' | ',' | '!' | '?'));
-        if chunk.fixed
-            || chunk.span
-            || !plain_punctuation(chunk.lead())
-            || !plain_punctuation(chunk.trail())
-        {
-            return false;
-        }
-        let Some(word) = chunk.lower_any() else {
-            return false;
-        };
-        match &*word {
-            "hi" | "hey" | "hello" | "greetings" | "thank" | "thanks" | "thx" | "cheers"
-            | "regards" | "luck" | "hope" | "appreciated" | "appreciate" | "sincerely" | "bye"
-            | "goodbye" => marked = true,
-            "there" | "all" | "everyone" | "folks" | "team" | "dear" | "friend" | "i" | "we"
-            | "you" | "you're" | "are" | "is" | "am" | "be" | "doing" | "well" | "fine"
-            | "this" | "message" | "finds" | "it" | "so" | "very" | "much" | "a" | "lot"
-            | "many" | "in" | "advance" | "again" | "for" | "your" | "the" | "good" | "great"
-            | "best" | "kind" | "warm" | "warmest" | "morning" | "afternoon" | "evening"
-            | "day" | "have" | "fun" | "nice" | "really" | "truly" | "and" | "with" | "of" => {}
-            _ => return false,
-        }
+enum Politeness {
+    /// Only politeness uses it: it greets, thanks, wishes or signs off.
+    Marked,
+    /// It may stand in a pleasantry (`so much`, `in advance`, `you are doing well`).
+    Neutral,
+}
+
+/// What one word is to politeness; `None` for a word no pleasantry holds, a guard word, a
+/// protected span, or one with quotes or brackets, which open or close around more than a
+/// sentence. A sentence is a pleasantry when every word is `Some` and one is
+/// [`Politeness::Marked`] (`Good work.` stays: nothing in it greets, thanks, wishes or signs off).
+fn politeness(chunk: &Chunk<'_>) -> Option<Politeness> {
+    let plain_punctuation = |p: &str| p.chars().all(|c| matches!(c, '.' | ',' | '!' | '?'));
+    if chunk.fixed
+        || chunk.span
+        || !plain_punctuation(chunk.lead())
+        || !plain_punctuation(chunk.trail())
+    {
+        return None;
     }
-    marked
+    match &*chunk.lower_any()? {
+        "hi" | "hey" | "hello" | "greetings" | "thank" | "thanks" | "thx" | "cheers"
+        | "regards" | "luck" | "hope" | "appreciated" | "appreciate" | "sincerely" | "bye"
+        | "goodbye" => Some(Politeness::Marked),
+        "there" | "all" | "everyone" | "folks" | "team" | "dear" | "friend" | "i" | "we"
+        | "you" | "you're" | "are" | "is" | "am" | "be" | "doing" | "well" | "fine" | "this"
+        | "message" | "finds" | "it" | "so" | "very" | "much" | "a" | "lot" | "many" | "in"
+        | "advance" | "again" | "for" | "your" | "the" | "good" | "great" | "best" | "kind"
+        | "warm" | "warmest" | "morning" | "afternoon" | "evening" | "day" | "have" | "fun"
+        | "nice" | "really" | "truly" | "and" | "with" | "of" => Some(Politeness::Neutral),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
