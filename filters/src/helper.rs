@@ -93,11 +93,9 @@ impl<A: Send> Task for Slot<A> {
     }
 }
 
-/// The way to the helper thread.
-type Queue = Mutex<Sender<Arc<dyn Task>>>;
-
-fn helper() -> Option<&'static Queue> {
-    static HELPER: OnceLock<Option<Queue>> = OnceLock::new();
+/// The way to the helper thread (a `Sender` may be shared between threads as it is).
+fn helper() -> Option<&'static Sender<Arc<dyn Task>>> {
+    static HELPER: OnceLock<Option<Sender<Arc<dyn Task>>>> = OnceLock::new();
     HELPER
         .get_or_init(|| {
             let (send, receive) = channel::<Arc<dyn Task>>();
@@ -109,7 +107,7 @@ fn helper() -> Option<&'static Queue> {
                     }
                 })
                 .ok()
-                .map(|_| Mutex::new(send))
+                .map(|_| send)
         })
         .as_ref()
 }
@@ -126,9 +124,6 @@ pub(crate) fn start<A: Send + 'static>(job: impl FnOnce() -> A + Send + 'static)
         done: Condvar::new(),
     });
     if let Some(sender) = helper() {
-        let sender = sender
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
         // If the helper is gone the job stays queued and `wait` runs it.
         let _ = sender.send(slot.clone() as Arc<dyn Task>);
     }

@@ -37,19 +37,18 @@ impl Said {
         id
     }
 
-    fn add(&mut self, words: &Words) {
+    fn add(&mut self, words: Words) {
         let id = self.sentences.len() as u32;
-        let distinct = words.distinct();
-        for &word in &distinct {
+        for &word in &words.distinct {
             self.holders[word as usize].push(id);
         }
-        self.sentences.push(distinct);
+        self.sentences.push(words.distinct);
     }
 
     /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`' distinct
     /// words. `seen` is scratch space, one flag per earlier sentence, left cleared.
     fn repeats(&self, words: &Words, seen: &mut Vec<bool>) -> bool {
-        let distinct = words.distinct();
+        let distinct = &words.distinct;
         let needed = (0..=distinct.len())
             .find(|&m| m as f64 >= NEAR_DUPLICATE * distinct.len() as f64)
             .unwrap_or(distinct.len());
@@ -91,18 +90,18 @@ impl Said {
 
 /// A sentence's content words, lower-cased and crudely stemmed, as [`Said`] numbers them.
 struct Words {
-    /// In order, repeats included.
-    ids: Vec<u32>,
+    /// How many there are, repeats included.
+    count: usize,
+    /// Without repeats, sorted.
+    distinct: Vec<u32>,
     /// Every one is a word of greetings, thanks and sign-offs.
     pleasantries: bool,
 }
 
 impl Words {
     fn of(sentence: &[Chunk], said: &mut Said) -> Words {
-        let mut words = Words {
-            ids: Vec::with_capacity(sentence.len()),
-            pleasantries: true,
-        };
+        let mut distinct = Vec::with_capacity(sentence.len());
+        let mut pleasantries = true;
         for chunk in sentence.iter().filter(|c| !c.fixed) {
             let Some(lower) = chunk.lower_any() else {
                 continue;
@@ -111,18 +110,17 @@ impl Words {
                 continue;
             }
             let word = stem(&lower);
-            words.pleasantries &= is_pleasantry(word);
-            words.ids.push(said.intern(word));
+            pleasantries &= is_pleasantry(word);
+            distinct.push(said.intern(word));
         }
-        words
-    }
-
-    /// The words without repeats, sorted.
-    fn distinct(&self) -> Vec<u32> {
-        let mut distinct = self.ids.clone();
+        let count = distinct.len();
         distinct.sort_unstable();
         distinct.dedup();
-        distinct
+        Words {
+            count,
+            distinct,
+            pleasantries,
+        }
     }
 }
 
@@ -154,7 +152,7 @@ pub fn run(text: &str) -> String {
         {
             if line.is_prose() {
                 let words = Words::of(&chunks::split(line.content), &mut said);
-                said.add(&words);
+                said.add(words);
             }
             out.push(line.prefix, line.content);
             continue;
@@ -162,7 +160,7 @@ pub fn run(text: &str) -> String {
         let chunks = chunks::split(line.content);
         if is_label(line.prefix, &chunks) {
             let words = Words::of(&chunks, &mut said);
-            said.add(&words);
+            said.add(words);
             out.push(line.prefix, line.content);
             continue;
         }
@@ -185,7 +183,7 @@ pub fn run(text: &str) -> String {
             if keep(sentence, &words, &said, &mut scratch) {
                 kept.extend(sentence.iter().cloned());
             }
-            said.add(&words);
+            said.add(words);
         }
         if kept.len() == usize::from(labelled) {
             continue;
@@ -236,7 +234,7 @@ fn keep(sentence: &[Chunk], words: &Words, said: &Said, scratch: &mut Vec<bool>)
     // A short sentence goes only when it is a pleasantry (`Thanks!`, `Good luck.`, `Let's
     // begin.`): a short instruction (`Be concise.`, `You are a writing expert.`) is no less
     // an instruction for being short.
-    if words.ids.len() <= 2 {
+    if words.count <= 2 {
         return !words.pleasantries;
     }
     !said.repeats(words, scratch)

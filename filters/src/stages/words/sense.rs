@@ -73,37 +73,12 @@ fn is_object_pronoun(w: &str) -> bool {
 pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);
     let at_start = ctx.prev.is_none_or(Chunk::ends_sentence);
-    // A word closing its clause right after a conjunction or preposition is what that word
-    // joins or governs: without it the sentence dangles (`clearly and efficiently.` is not
-    // `clearly and.`, `a decade or so.`, `by then,`).
-    // The end of a line closes a clause unless the word is a determiner, which never does (a
-    // hard-wrapped paragraph goes on in the next line). What counts is the word kept before
-    // it: a preposition that goes takes its object with it.
-    let closes_clause = ctx.rest.first().is_some_and(|c| {
-        c.trail().contains(['.', ',', ';', ':', '!', '?'])
-            || (ctx.rest.len() == 1
-                && !matches!(
-                    w,
-                    "a" | "an"
-                        | "the"
-                        | "this"
-                        | "these"
-                        | "those"
-                        | "that"
-                        | "its"
-                        | "their"
-                        | "your"
-                        | "my"
-                        | "our"
-                        | "his"
-                ))
-    });
-    // A copula closing its clause right after its subject has no complement to stand for it:
-    // `keep the formatting as it is.` is not `as it.` (where the subject went, it goes too).
     let punctuated = ctx
         .rest
         .first()
         .is_some_and(|c| c.trail().contains(['.', ',', ';', ':', '!', '?']));
+    // A copula closing its clause right after its subject has no complement to stand for it:
+    // `keep the formatting as it is.` is not `as it.` (where the subject went, it goes too).
     if punctuated
         && matches!(w, "is" | "are" | "was" | "were" | "am" | "be" | "been")
         && ctx.before.is_some_and(|b| b.trail().is_empty())
@@ -112,6 +87,29 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
+    // A word closing its clause right after a conjunction or preposition is what that word
+    // joins or governs: without it the sentence dangles (`clearly and efficiently.` is not
+    // `clearly and.`, `a decade or so.`, `by then,`).
+    // The end of a line closes a clause unless the word is a determiner, which never does (a
+    // hard-wrapped paragraph goes on in the next line). What counts is the word kept before
+    // it: a preposition that goes takes its object with it.
+    let closes_clause = punctuated
+        || (ctx.rest.len() == 1
+            && !matches!(
+                w,
+                "a" | "an"
+                    | "the"
+                    | "this"
+                    | "these"
+                    | "those"
+                    | "that"
+                    | "its"
+                    | "their"
+                    | "your"
+                    | "my"
+                    | "our"
+                    | "his"
+            ));
     if closes_clause
         && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
             matches!(
