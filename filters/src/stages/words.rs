@@ -2,6 +2,7 @@
 //! telegraphic style of aggressive. Only plain English words are ever named here; guard words
 //! (negations, restrictive words, numbers, identifiers) and protected spans are never dropped.
 
+mod idioms;
 mod sense;
 
 use super::chunks::{self, Chunk};
@@ -380,6 +381,49 @@ mod tests {
             "Three files. List."
         );
         assert_eq!(run("Are there any bugs?", Mode::Balanced), "Are any bugs?");
+    }
+
+    #[test]
+    fn fixed_expressions_keep_their_function_words() {
+        assert_eq!(
+            run(
+                "Stop at once. Do it on purpose. Pay in full.",
+                Mode::Balanced
+            ),
+            "Stop at once. Do it on purpose. Pay in full."
+        );
+        assert_eq!(
+            run("He was in charge of the team.", Mode::Balanced),
+            "He in charge of team."
+        );
+        assert_eq!(
+            run(
+                "Use tabs instead of spaces. One of the files ran out of memory.",
+                Mode::Balanced
+            ),
+            "Use tabs instead of spaces. One of files ran out of memory."
+        );
+        assert_eq!(
+            run(
+                "For example, use Go as well. By default, retry on error.",
+                Mode::Aggressive
+            ),
+            "For example, use Go as well. By default, retry on error."
+        );
+        // Not a fixed expression: the preposition goes as before.
+        assert_eq!(run("A list of the items.", Mode::Balanced), "List items.");
+    }
+
+    #[test]
+    fn a_place_or_time_closing_its_clause_stays() {
+        assert_eq!(
+            run("I was there. I did not understand it then.", Mode::Balanced),
+            "I there. I did not understand it then."
+        );
+        assert_eq!(
+            run("If it fails, then retry.", Mode::Balanced),
+            "If it fails, retry."
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! when `You` opening a role goes with its copula.
 
 use super::drop_tier;
+use super::idioms;
 use crate::options::Mode;
 use crate::stages::chunks::Chunk;
 
@@ -130,6 +131,23 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
+    // A fixed expression keeps its function words: `at once`, `in charge of`, `instead of`.
+    if ctx.rest.first().is_some_and(|c| c.trail().is_empty())
+        && next
+            .as_deref()
+            .is_some_and(|n| idioms::opens_fixed_phrase(w, n))
+    {
+        return true;
+    }
+    if w == "of"
+        && ctx.before.is_some_and(|b| b.trail().is_empty())
+        && ctx
+            .before
+            .and_then(Chunk::lower_any)
+            .is_some_and(|b| idioms::takes_of(&b))
+    {
+        return true;
+    }
     if matches!(
         w,
         "of" | "in"
@@ -237,35 +255,42 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // `there` and `here` go where they only introduce (`there are three`, `here is the
         // list`); after a preposition or a verb they are a place (`take it from there`).
         "there" | "here"
-            if ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
-                // `Are there any bugs?`: the question's `there` only introduces too.
-                matches!(&*b, "is" | "are" | "was" | "were")
-            }) =>
+            if !closes_clause
+                && ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+                    // `Are there any bugs?`: the question's `there` only introduces too.
+                    matches!(&*b, "is" | "are" | "was" | "were")
+                }) =>
         {
             false
         }
-        "there" | "here" => !next.as_deref().is_some_and(|n| {
-            matches!(
-                n,
-                "is" | "are"
-                    | "was"
-                    | "were"
-                    | "will"
-                    | "would"
-                    | "should"
-                    | "could"
-                    | "can"
-                    | "may"
-                    | "might"
-                    | "must"
-                    | "has"
-                    | "have"
-                    | "had"
-                    | "be"
-                    | "seems"
-                    | "seem"
-            )
-        }),
+        // `then` closing a clause is a time (`I did not know it then.`); before one it only
+        // links (`if it fails, then retry`).
+        "then" => closes_clause,
+        "there" | "here" => {
+            closes_clause
+                || !next.as_deref().is_some_and(|n| {
+                    matches!(
+                        n,
+                        "is" | "are"
+                            | "was"
+                            | "were"
+                            | "will"
+                            | "would"
+                            | "should"
+                            | "could"
+                            | "can"
+                            | "may"
+                            | "might"
+                            | "must"
+                            | "has"
+                            | "have"
+                            | "had"
+                            | "be"
+                            | "seems"
+                            | "seem"
+                    )
+                })
+        }
         // `that` ending a clause (`help you with that.`) is the thing itself. Before a
         // determiner or pronoun it introduces a clause (`ensure that the ...`) and can go; before
         // anything else it points at something specific.
@@ -319,20 +344,23 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" | "will" => {
             at_start && sentence_is_question(ctx.rest)
         }
-        // `at least`, `at most`, `in case`, `on behalf`: fixed expressions.
-        "at" | "in" | "on" => {
-            next.as_deref().is_some_and(|n| {
-                matches!(n, "least" | "most" | "case" | "behalf" | "front" | "place")
-            }) || (w == "on"
-                // `based on`, `depends on`, `focus on`: the verb needs its preposition.
-                && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
-                    matches!(
-                        &*p,
-                        "based" | "depending" | "depends" | "depend" | "rely" | "relies"
-                            | "relying" | "focus" | "focused" | "focuses" | "focusing"
-                    )
-                }))
-        }
+        // `based on`, `depends on`, `focus on`: the verb needs its preposition.
+        "on" => ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+            matches!(
+                &*p,
+                "based"
+                    | "depending"
+                    | "depends"
+                    | "depend"
+                    | "rely"
+                    | "relies"
+                    | "relying"
+                    | "focus"
+                    | "focused"
+                    | "focuses"
+                    | "focusing"
+            )
+        }),
         // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
         "and" => !ctx.prev.is_some_and(|p| p.text.ends_with(',')),
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
