@@ -13,8 +13,8 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 ///
 /// Conservative drops what no reader needs: articles, politeness, hedges and intensifiers.
 /// Balanced adds low-information function words: copulas, possessives, relative pronouns,
-/// linking adverbs. Aggressive writes telegraphically: pronouns, auxiliaries and the
-/// prepositions and conjunctions whose sense the word order keeps.
+/// linking adverbs. Aggressive writes telegraphically: pronouns, auxiliaries, demonstratives,
+/// and `to`, `for` and `as` where no noun phrase follows (`to write`, `check for errors`).
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
         "a" | "an" | "the" | "please" | "kindly" | "very" | "really" | "basically" | "actually"
@@ -38,8 +38,9 @@ fn drop_tier(w: &str) -> Option<Mode> {
         | "her" | "i'm" | "you're" | "it's" | "we're" | "they're" | "i'll" | "you'll" | "we'll"
         | "i've" | "you've" | "i'd" | "you'd" => Some(Mode::Aggressive),
         "of" | "in" | "on" | "at" | "about" | "upon" | "and" => Some(Mode::Balanced),
-        "for" | "with" | "by" | "to" | "into" | "onto" | "as" | "this"
-        | "these" | "those" | "from" => Some(Mode::Aggressive),
+        // `with`, `by`, `from`, `into` and `onto` are never dropped: they say with what, by what,
+        // from where and into what (`replace tabs with spaces` is not `replace tabs spaces`).
+        "for" | "to" | "as" | "this" | "these" | "those" => Some(Mode::Aggressive),
         "has" | "have" | "had" | "will" | "let's" | "relevant" | "various" | "certain" | "respective"
         | "corresponding" | "actual" | "specific" | "comprehensive" | "possible" | "available"
         | "appropriate" | "necessary" | "needed" | "useful" | "helpful" | "proper" | "suitable"
@@ -204,7 +205,7 @@ mod tests {
         );
         assert_eq!(
             run("Prices may rise by up to 8% in 2027.", Mode::Aggressive),
-            "Prices may rise up to 8% in 2027."
+            "Prices may rise by up to 8% in 2027."
         );
         assert_eq!(run("Think of the sea.", Mode::Balanced), "Think sea.");
     }
@@ -412,6 +413,28 @@ mod tests {
         );
         // Not a fixed expression: the preposition goes as before.
         assert_eq!(run("A list of the items.", Mode::Balanced), "List items.");
+    }
+
+    #[test]
+    fn aggressive_keeps_what_a_preposition_relates() {
+        assert_eq!(
+            run(
+                "Replace tabs with spaces. Copy the file from the server. Sort by date.",
+                Mode::Aggressive
+            ),
+            "Replace tabs with spaces. Copy file from server. Sort by date."
+        );
+        assert_eq!(
+            run(
+                "Add it to the list. Wait for the build. I want to write a poem.",
+                Mode::Aggressive
+            ),
+            "Add to list. Wait for build. Want write poem."
+        );
+        assert_eq!(
+            run("It works as long as the key is set.", Mode::Aggressive),
+            "Works as long as key set."
+        );
     }
 
     #[test]

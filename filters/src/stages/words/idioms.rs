@@ -138,11 +138,65 @@ pub(super) fn opens_fixed_phrase(prep: &str, next: &str) -> bool {
         ),
         "as" => matches!(
             next,
-            "well" | "is" | "such" | "usual" | "expected" | "follows"
+            "well"
+                | "is"
+                | "such"
+                | "usual"
+                | "expected"
+                | "follows"
+                | "soon"
+                | "long"
+                | "far"
+                | "much"
+                | "many"
+                | "if"
+                | "though"
+                | "of"
+                | "per"
+                | "opposed"
+                | "part"
         ),
         "to" => matches!(next, "date"),
         _ => false,
     }
+}
+
+/// Whether `as` closes a comparison or condition opened before it: `as soon as`, `as long as`
+/// (a condition: `works as long as the key is set`), `as well as`, `the same as`.
+pub(super) fn closes_as_phrase(before: &str) -> bool {
+    matches!(
+        before,
+        "soon" | "long" | "far" | "much" | "many" | "well" | "same"
+    )
+}
+
+/// Words that open a noun phrase: after `to`, `for` or `as` they show the word is a
+/// preposition governing a thing (`add it to the list`, `wait for the build`, `act as a
+/// teacher`), not the mark of an infinitive (`to write`).
+pub(super) fn is_determiner(word: &str) -> bool {
+    matches!(
+        word,
+        "the"
+            | "a"
+            | "an"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "each"
+            | "every"
+            | "all"
+            | "any"
+            | "some"
+            | "my"
+            | "your"
+            | "his"
+            | "her"
+            | "its"
+            | "our"
+            | "their"
+            | "another"
+    )
 }
 
 /// Whether `of` stays after `head`, which needs it to say what it is about: a compound

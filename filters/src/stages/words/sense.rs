@@ -139,6 +139,24 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
+    // `to`, `for` and `as` before a determiner say where a thing goes, what it is for or what
+    // it acts as (`add it to the list`, `wait for the build`); the second `as` of `as soon as`
+    // closes the condition.
+    if matches!(w, "to" | "for" | "as")
+        && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
+        && next.as_deref().is_some_and(idioms::is_determiner)
+    {
+        return true;
+    }
+    if w == "as"
+        && ctx.before.is_some_and(|b| b.trail().is_empty())
+        && ctx
+            .before
+            .and_then(Chunk::lower_any)
+            .is_some_and(|b| idioms::closes_as_phrase(&b))
+    {
+        return true;
+    }
     if w == "of"
         && ctx.before.is_some_and(|b| b.trail().is_empty())
         && ctx
