@@ -9,8 +9,11 @@ use crate::lang::sentence_is_english;
 use std::collections::HashMap;
 
 /// Share of a sentence's distinct content words that one earlier sentence already holds, at or
-/// above which it is a near-duplicate of that sentence.
-const NEAR_DUPLICATE: f64 = 0.7;
+/// above which it is a near-duplicate of that sentence: all of them. At 70% a sentence that
+/// differed in one word of four went (`use short sentences in the intro section` after `... in
+/// the summary section`), and with it an instruction; a sentence that only restates words
+/// already said together adds nothing.
+const NEAR_DUPLICATE: f64 = 1.0;
 
 /// The sentences said so far, as sets of content words, indexed by word. A sentence is compared
 /// with each earlier sentence on its own, not with everything said before: in a long prompt most
@@ -386,11 +389,15 @@ mod tests {
 
     #[test]
     fn drops_repeats_and_keeps_constraints() {
-        let text = "Write a short poem about the sea. Write a short poem about the sea waves.\nNever rhyme about the sea poem.";
+        let text = "Write a short poem about the sea. Write a poem about the sea.\nNever rhyme about the sea poem.";
         assert_eq!(
             run(text),
             "Write a short poem about the sea.\nNever rhyme about the sea poem."
         );
+        // One new word is a new instruction: it stays.
+        let text =
+            "Use short sentences in the summary section. Use short sentences in the intro section.";
+        assert_eq!(run(text), text);
     }
 
     #[test]
@@ -408,9 +415,9 @@ mod tests {
         ] {
             text.push_str(&format!(" Review the code for {topic}."));
         }
-        text.push_str(" Review code for authentication security flaws again.");
+        text.push_str(" Review code for authentication flaws.");
         let out = run(&text);
-        assert!(!out.contains("again"), "{out}");
+        assert_eq!(out.matches("authentication").count(), 1, "{out}");
         assert!(out.contains("speed regressions."), "{out}");
         // Four of its seven words were said before, but not in one sentence: it stays.
         let new = "Review authentication logging naming.";
