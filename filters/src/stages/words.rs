@@ -3,6 +3,7 @@
 //! (negations, restrictive words, numbers, identifiers) and protected spans are never dropped.
 
 mod idioms;
+mod relations;
 mod sense;
 
 use super::chunks::{self, Chunk};
@@ -279,10 +280,10 @@ mod tests {
             ),
             "It took decade or so. Stop if it fails by then."
         );
-        // Inside the clause the same words still go.
+        // Inside the clause the same words still go; `then` after `and` orders the steps.
         assert_eq!(
             run("Work efficiently and then report.", Mode::Balanced),
-            "Work and report."
+            "Work and then report."
         );
     }
 
@@ -293,7 +294,7 @@ mod tests {
                 "Save the report in {{dir}} and then reply with \"DONE\".",
                 Mode::Aggressive
             ),
-            "Save report in {{dir}} and reply with \"DONE\"."
+            "Save report in {{dir}} and then reply with \"DONE\"."
         );
     }
 
@@ -434,6 +435,82 @@ mod tests {
         assert_eq!(
             run("It works as long as the key is set.", Mode::Aggressive),
             "Works as long as key set."
+        );
+    }
+
+    #[test]
+    fn a_preposition_its_head_governs_stays() {
+        assert_eq!(
+            run(
+                "Return an error if the file is not in the directory.",
+                Mode::Balanced
+            ),
+            "Return error if file is not in directory."
+        );
+        assert_eq!(
+            run("They must be stored in the vault.", Mode::Balanced),
+            "They must be stored in vault."
+        );
+        assert_eq!(
+            run(
+                "Look at the screenshot and think about the layout.",
+                Mode::Balanced
+            ),
+            "Look at screenshot and think about layout."
+        );
+        assert_eq!(
+            run(
+                "Store the API keys in environment variables.",
+                Mode::Balanced
+            ),
+            "Store API keys in environment variables."
+        );
+        assert_eq!(
+            run("The tool is about to delete the branch.", Mode::Aggressive),
+            "Tool about to delete branch."
+        );
+        // No head that needs it: the preposition goes as before.
+        assert_eq!(
+            run("Errors in production are rare.", Mode::Balanced),
+            "Errors production rare."
+        );
+    }
+
+    #[test]
+    fn restrictive_adjectives_and_connectives_stay() {
+        assert_eq!(
+            run(
+                "Prefer specific types over generic ones. Flag queries without proper error handling.",
+                Mode::Balanced
+            ),
+            "Prefer specific types over generic ones. Flag queries without proper error handling."
+        );
+        assert_eq!(
+            run("Read the relevant files.", Mode::Balanced),
+            "Read files."
+        );
+        assert_eq!(
+            run("First read the file, then write a summary.", Mode::Balanced),
+            "First read file, then write summary."
+        );
+        assert_eq!(
+            run(
+                "They click around, and if nothing works, they leave.",
+                Mode::Balanced
+            ),
+            "They click around, and if nothing works, they leave."
+        );
+        assert_eq!(
+            run("Apples, pears, and plums.", Mode::Balanced),
+            "Apples, pears, plums."
+        );
+        assert_eq!(
+            run("Do it if asked to do so, and so on.", Mode::Balanced),
+            "Do it if asked to do so, and so on."
+        );
+        assert_eq!(
+            run("The company stopped being the leader.", Mode::Balanced),
+            "Company stopped being leader."
         );
     }
 

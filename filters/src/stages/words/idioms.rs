@@ -254,6 +254,282 @@ pub(super) fn takes_of(head: &str) -> bool {
     )
 }
 
+/// Whether the verb or adjective `head` takes the preposition `prep` after it: without it the
+/// object turns into something else (`think about the references` is not `think references`,
+/// `look at the screenshot`, `work on the bug`, `specializing in Rust`, `wait for the build`).
+pub(super) fn governs_preposition(head: &str, prep: &str) -> bool {
+    match prep {
+        "about" => matches!(
+            head,
+            "think"
+                | "thinks"
+                | "thinking"
+                | "thought"
+                | "talk"
+                | "talks"
+                | "talking"
+                | "ask"
+                | "asks"
+                | "asking"
+                | "asked"
+                | "learn"
+                | "learning"
+                | "warn"
+                | "warns"
+                | "care"
+                | "cares"
+                | "worry"
+                | "worries"
+                | "know"
+                | "knows"
+                | "knew"
+                | "forget"
+                | "complain"
+                | "curious"
+                | "concerned"
+                | "passionate"
+                | "excited"
+                | "write"
+                | "writes"
+                | "writing"
+                | "read"
+                | "speak"
+                | "speaks"
+                | "hear"
+                | "dream"
+                | "joke"
+                | "jokes"
+                | "clear"
+                | "honest"
+                | "questions"
+                | "stories"
+                | "story"
+                | "facts"
+                | "information"
+                | "details"
+                | "opinion"
+                | "opinions"
+        ),
+        "at" => matches!(
+            head,
+            "look"
+                | "looks"
+                | "looking"
+                | "looked"
+                | "aim"
+                | "aims"
+                | "aimed"
+                | "excel"
+                | "excels"
+                | "good"
+                | "bad"
+                | "great"
+                | "better"
+                | "best"
+                | "skilled"
+                | "arrive"
+                | "arrives"
+                | "stare"
+                | "glance"
+                | "point"
+                | "points"
+                | "laugh"
+                | "smile"
+                | "hint"
+                | "hints"
+                | "work"
+                | "works"
+        ),
+        "on" => matches!(
+            head,
+            "work"
+                | "works"
+                | "working"
+                | "worked"
+                | "comment"
+                | "comments"
+                | "commenting"
+                | "advise"
+                | "advice"
+                | "reflect"
+                | "reflects"
+                | "rely"
+                | "relies"
+                | "focus"
+                | "focuses"
+                | "focusing"
+                | "focused"
+                | "depend"
+                | "depends"
+                | "depending"
+                | "based"
+                | "build"
+                | "builds"
+                | "act"
+                | "acts"
+                | "agree"
+                | "decide"
+                | "decides"
+                | "insist"
+                | "elaborate"
+                | "expand"
+                | "concentrate"
+                | "feedback"
+                | "run"
+                | "runs"
+                | "running"
+                | "live"
+                | "lives"
+                | "tips"
+                | "guidance"
+        ),
+        "in" => matches!(
+            head,
+            "result"
+                | "results"
+                | "resulted"
+                | "engage"
+                | "engaged"
+                | "specialize"
+                | "specializes"
+                | "specializing"
+                | "specialized"
+                | "specialise"
+                | "specialises"
+                | "specialising"
+                | "specialised"
+                | "respond"
+                | "responds"
+                | "reply"
+                | "answer"
+                | "participate"
+                | "invest"
+                | "succeed"
+                | "interested"
+                | "involved"
+                | "expert"
+                | "experienced"
+                | "skilled"
+                | "fluent"
+                | "proficient"
+                | "versed"
+                | "believe"
+                | "believes"
+                | "live"
+                | "lives"
+                | "write"
+                | "written"
+        ),
+        "for" => matches!(
+            head,
+            "wait"
+                | "waits"
+                | "waiting"
+                | "look"
+                | "looks"
+                | "looking"
+                | "search"
+                | "ask"
+                | "asks"
+                | "pay"
+                | "pays"
+                | "account"
+                | "accounts"
+                | "stand"
+                | "stands"
+                | "responsible"
+                | "known"
+                | "used"
+                | "ready"
+                | "suitable"
+                | "eligible"
+        ),
+        "to" => matches!(
+            head,
+            "listen"
+                | "listens"
+                | "refer"
+                | "refers"
+                | "reply"
+                | "replies"
+                | "respond"
+                | "responds"
+                | "belong"
+                | "belongs"
+                | "due"
+                | "similar"
+                | "related"
+                | "compared"
+                | "according"
+                | "next"
+                | "close"
+                | "prior"
+                | "equal"
+                | "relevant"
+                | "talk"
+                | "talks"
+                | "speak"
+                | "apply"
+                | "applies"
+                | "add"
+                | "adds"
+                | "send"
+                | "sends"
+                | "convert"
+                | "translate"
+                | "switch"
+                | "migrate"
+                | "upgrade"
+                | "point"
+                | "points"
+                | "map"
+                | "maps"
+                | "set"
+                | "sets"
+                | "limit"
+                | "limited"
+                | "about"
+        ),
+        _ => false,
+    }
+}
+
+/// The low-information adjectives the word stage may drop. They are restrictive where a
+/// quantifier, a negation or their opposite is in view (see `relations`).
+pub(super) fn restricts_with_opposite(w: &str) -> bool {
+    matches!(
+        w,
+        "relevant"
+            | "specific"
+            | "actual"
+            | "appropriate"
+            | "necessary"
+            | "available"
+            | "proper"
+            | "useful"
+            | "suitable"
+            | "possible"
+            | "certain"
+            | "helpful"
+    )
+}
+
+/// Whether `other` is the opposite of the adjective `w`: its negative (`irrelevant`,
+/// `unavailable`, `improper`) or its counterpart (`specific`/`generic`, `actual`/`expected`).
+pub(super) fn are_opposites(w: &str, other: &str) -> bool {
+    let negative = ["un", "in", "ir", "im", "non-"]
+        .iter()
+        .any(|prefix| other.strip_prefix(prefix) == Some(w));
+    negative
+        || matches!(
+            (w, other),
+            ("specific", "generic" | "general" | "generally")
+                | ("actual", "expected" | "target" | "ideal" | "intended")
+                | ("necessary", "optional")
+                | ("possible", "certain")
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

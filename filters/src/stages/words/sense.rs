@@ -4,6 +4,7 @@
 
 use super::drop_tier;
 use super::idioms;
+use super::relations;
 use crate::options::Mode;
 use crate::stages::chunks::Chunk;
 
@@ -72,6 +73,9 @@ fn is_object_pronoun(w: &str) -> bool {
 
 /// Words whose removal would change what a sentence says in context.
 pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
+    if relations::keeps(ctx, w) {
+        return true;
+    }
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);
     let at_start = ctx.prev.is_none_or(Chunk::ends_sentence);
     let punctuated = ctx

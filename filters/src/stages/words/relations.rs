@@ -1,0 +1,297 @@
+//! Context rules for words that relate the others: a preposition its head word governs (`stored
+//! in the vault`, `think about it`, `not in the directory`), an adjective a quantifier or its
+//! opposite makes restrictive (`without proper handling`, `specific types over generic ones`),
+//! and the connectives that order or join clauses (`read the file, then write`, `, and if
+//! nothing works`, `do so`, `stop being`).
+
+use super::idioms;
+use super::sense::{Context, RANGE_WORDS};
+use crate::stages::chunks::Chunk;
+
+/// Prepositions of place and topic that the word stage may drop.
+fn is_place_or_topic(w: &str) -> bool {
+    matches!(w, "in" | "on" | "at" | "about" | "within" | "inside")
+}
+
+/// Words that restrict or negate what follows them: the phrase after one is what is said.
+fn is_restrictor(w: &str) -> bool {
+    matches!(
+        w,
+        "not"
+            | "never"
+            | "only"
+            | "except"
+            | "even"
+            | "especially"
+            | "both"
+            | "either"
+            | "neither"
+            | "nor"
+            | "solely"
+            | "exclusively"
+    ) || w.ends_with("n't")
+}
+
+/// Forms of `be` and the verbs of being somewhere, after which a place is the predicate.
+fn is_state_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "be" | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "been"
+            | "being"
+            | "remain"
+            | "remains"
+            | "stay"
+            | "stays"
+            | "exist"
+            | "exists"
+            | "live"
+            | "lives"
+            | "located"
+            | "reside"
+            | "resides"
+    )
+}
+
+/// A past participle, which takes no object: after one, a dropped preposition would turn the
+/// place into its object (`stored in the vault` is not `stored vault`).
+fn is_past_participle(w: &str) -> bool {
+    (w.len() > 3 && w.ends_with("ed"))
+        || matches!(
+            w,
+            "written"
+                | "built"
+                | "found"
+                | "set"
+                | "made"
+                | "kept"
+                | "held"
+                | "shown"
+                | "given"
+                | "known"
+                | "hidden"
+                | "seen"
+                | "done"
+                | "run"
+                | "put"
+                | "left"
+                | "sent"
+                | "taken"
+                | "defined"
+        )
+}
+
+/// Whether `w` (this word, a function word the lists drop) stays for the words around it.
+pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
+    let next = ctx.rest.get(1).and_then(Chunk::lower_any);
+    let next = next.as_deref();
+    // The word before as written, joined to this one (no punctuation between).
+    let before = ctx
+        .before
+        .filter(|b| b.trail().is_empty())
+        .and_then(Chunk::lower_any);
+    let before = before.as_deref();
+    if is_place_or_topic(w)
+        && before.is_some_and(|b| {
+            is_restrictor(b)
+                || is_state_verb(b)
+                || is_past_participle(b)
+                || idioms::governs_preposition(b, w)
+        })
+    {
+        return true;
+    }
+    if matches!(w, "for" | "to") && before.is_some_and(|b| idioms::governs_preposition(b, w)) {
+        return true;
+    }
+    // A verb that puts something somewhere takes the place after its object: `store the keys
+    // in environment variables` is not `store keys environment variables`.
+    if is_place_or_topic(w) && w != "about" && earlier_in_window(ctx, is_placing_verb) {
+        return true;
+    }
+    // `and so on`, `and so forth`.
+    if matches!(w, "on" | "forth") && before == Some("so") {
+        return true;
+    }
+    match w {
+        // `be about to`: about to happen.
+        "about" => next == Some("to"),
+        // `then` in a sequence (`read the file, then write`) orders the steps; only the `then`
+        // answering a condition (`if it fails, then retry`) can go.
+        "then" => {
+            let joined = ctx.prev.is_some_and(|p| {
+                p.text.ends_with([',', ';'])
+                    || p.lower_any().is_some_and(|p| matches!(&*p, "and" | "or"))
+            });
+            joined
+                && !earlier_in_window(ctx, |b| {
+                    matches!(b, "if" | "when" | "whenever" | "once" | "unless" | "after")
+                })
+        }
+        // After a comma `and` is a list's last joint (`A, B, and C`), but before a clause of its
+        // own (`, and if nothing works, they leave`; `, and you will give feedback`) it joins
+        // the clauses.
+        "and" => next.is_some_and(opens_clause),
+        // `so` stands for what was said (`do so`, `if so`), makes a fixed phrase (`so far`, `and
+        // so on`, `so long as`) or says what for before a noun phrase (`so a developer can
+        // act`); only before an adjective is it `very`.
+        "so" => {
+            before.is_some_and(|b| {
+                matches!(
+                    b,
+                    "do" | "does"
+                        | "did"
+                        | "doing"
+                        | "done"
+                        | "say"
+                        | "says"
+                        | "said"
+                        | "think"
+                        | "if"
+                        | "not"
+                        | "or"
+                )
+            }) || next.is_some_and(|n| {
+                matches!(n, "far" | "on" | "forth" | "long" | "that") || idioms::is_determiner(n)
+            })
+        }
+        // `being` after a verb or preposition taking an -ing form is the verb itself: `stopped
+        // being the leader`, `avoid being accused`, `by being informed`.
+        "being" => before.is_some_and(takes_gerund),
+        // A low-information adjective restricts its noun after a quantifier or negation (`without
+        // proper handling`, `any relevant files`) and where its opposite is in view (`specific
+        // types over generic ones`).
+        _ if idioms::restricts_with_opposite(w) => {
+            ctx.prev
+                .and_then(Chunk::lower_any)
+                .is_some_and(|p| is_quantifier(&p) || is_restrictor(&p))
+                || ctx
+                    .window
+                    .iter()
+                    .any(|c| c.lower_any().is_some_and(|o| idioms::are_opposites(w, &o)))
+        }
+        _ => false,
+    }
+}
+
+/// Quantifiers whose set an adjective narrows: `all relevant files` is not `all files`.
+fn is_quantifier(w: &str) -> bool {
+    matches!(
+        w,
+        "all" | "any" | "every" | "each" | "no" | "without" | "some" | "most" | "few" | "many"
+    )
+}
+
+/// Whether the word after a comma-preceded `and` opens a clause: a subordinator or a subject.
+fn opens_clause(n: &str) -> bool {
+    matches!(
+        n,
+        "if" | "when"
+            | "whenever"
+            | "while"
+            | "because"
+            | "since"
+            | "although"
+            | "though"
+            | "unless"
+            | "that"
+            | "then"
+            | "so"
+            | "you"
+            | "i"
+            | "we"
+            | "they"
+            | "he"
+            | "she"
+            | "it"
+            | "there"
+    )
+}
+
+/// Verbs that put a thing in a place, whose place phrase follows the object.
+fn is_placing_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "keep"
+            | "keeps"
+            | "store"
+            | "stores"
+            | "put"
+            | "puts"
+            | "place"
+            | "places"
+            | "save"
+            | "saves"
+            | "log"
+            | "logs"
+            | "record"
+            | "records"
+            | "include"
+            | "includes"
+            | "define"
+            | "defines"
+            | "declare"
+            | "declares"
+            | "list"
+            | "show"
+            | "shows"
+            | "display"
+            | "displays"
+            | "mention"
+            | "document"
+            | "insert"
+            | "inserts"
+            | "write"
+            | "writes"
+            | "use"
+            | "uses"
+            | "set"
+            | "sets"
+    )
+}
+
+/// Verbs and prepositions followed by an -ing form.
+fn takes_gerund(w: &str) -> bool {
+    matches!(
+        w,
+        "stop"
+            | "stops"
+            | "stopped"
+            | "start"
+            | "starts"
+            | "started"
+            | "avoid"
+            | "avoids"
+            | "keep"
+            | "keeps"
+            | "risk"
+            | "risks"
+            | "consider"
+            | "prevent"
+            | "enjoy"
+            | "mind"
+            | "imagine"
+            | "suggest"
+            | "recommend"
+            | "without"
+            | "by"
+            | "for"
+            | "from"
+            | "of"
+            | "about"
+            | "vs"
+            | "like"
+    )
+}
+
+/// Whether a word within [`RANGE_WORDS`] before this one, as written, passes `test`.
+fn earlier_in_window(ctx: &Context<'_, '_>, test: impl Fn(&str) -> bool) -> bool {
+    let after = ctx.rest.len().min(RANGE_WORDS + 1);
+    let earlier = &ctx.window[..ctx.window.len() - after];
+    earlier
+        .iter()
+        .any(|c| c.lower_any().is_some_and(|w| test(&w)))
+}
