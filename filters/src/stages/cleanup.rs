@@ -76,7 +76,12 @@ pub fn run(text: &str, mode: Mode) -> String {
                 if content.is_empty() && line.kind == Kind::Text {
                     continue;
                 }
-                if is_duplicate(line, &mut seen) {
+                if matches!(line.kind, Kind::Heading(_)) {
+                    // A line repeated under another heading says it for that section too.
+                    seen.clear();
+                }
+                let after_label = out.last_line().trim_end().ends_with(':');
+                if !after_label && is_duplicate(line, &mut seen) {
                     continue;
                 }
                 out.line(&[
@@ -168,7 +173,8 @@ fn sep(line: &Line<'_>) -> &'static str {
     }
 }
 
-/// Exact duplicate lines of some length say nothing new the second time.
+/// Exact duplicate lines of some length say nothing new the second time in the same section.
+/// (A line right after one ending in `:` is what that label introduces, and is never dropped.)
 fn is_duplicate<'a>(line: &Line<'a>, seen: &mut HashSet<&'a str, BuildFnv>) -> bool {
     if matches!(line.kind, Kind::Heading(_)) {
         return false;
@@ -488,5 +494,8 @@ mod tests {
             run(text, Mode::Conservative),
             "# Title\nAlways answer in English please.\n- ❌ Do not guess\n"
         );
+        // Under another heading, or introduced by a label, the repeat stays.
+        let text = "## Step 1\nSeverity: rate each finding from Critical to Low.\n## Step 2\nSeverity: rate each finding from Critical to Low.\nFormat:\nSeverity: rate each finding from Critical to Low.\n";
+        assert_eq!(run(text, Mode::Conservative), text);
     }
 }

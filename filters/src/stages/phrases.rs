@@ -135,8 +135,8 @@ static RULES: &[Rule] = &[
     r("a significant number of", "many", Anywhere, B),
     r("a large amount of", "much", Anywhere, B),
     r("a great deal of", "much", Anywhere, B),
-    r("a lot of", "many", Anywhere, B),
-    r("lots of", "many", Anywhere, B),
+    // `lots of` fits countable and uncountable nouns alike (`lots of water`, not `many water`).
+    r("a lot of", "lots of", Anywhere, B),
     r("a wide range of", "many", Anywhere, B),
     r("a wide variety of", "various", Anywhere, B),
     r("a variety of", "various", Anywhere, B),
@@ -221,9 +221,7 @@ static RULES: &[Rule] = &[
     r("any of the", "any", Anywhere, B),
     r("both of the", "both", Anywhere, B),
     r("in between", "between", Anywhere, B),
-    r("on top of", "atop", Anywhere, B),
     r("a sufficient amount of", "enough", Anywhere, B),
-    r("sufficient", "enough", Anywhere, B),
     r("needs to be", "must be", Anywhere, B),
     r("need to be", "must be", Anywhere, B),
     r("it is necessary to", "must", Anywhere, B),
@@ -236,8 +234,6 @@ static RULES: &[Rule] = &[
     r("at a later time", "later", Anywhere, B),
     r("at some point", "sometime", Anywhere, B),
     r("as follows", "below", Anywhere, B),
-    r("kind of", "", Anywhere, B),
-    r("sort of", "", Anywhere, B),
     r("of course", "", Anywhere, B),
     r("in fact", "", Anywhere, B),
     r("as a matter of fact", "", Anywhere, B),
@@ -247,14 +243,16 @@ static RULES: &[Rule] = &[
     r("at the end of the day", "ultimately", Anywhere, B),
     r("the way in which", "how", Anywhere, B),
     r("the manner in which", "how", Anywhere, B),
-    r("in which", "where", Anywhere, B),
     r("a brief", "brief", Anywhere, B),
     r("in the context of", "in", Anywhere, B),
-    r("in terms of", "for", Anywhere, B),
     r("based on the", "per", Anywhere, A),
     r("based on", "per", Anywhere, A),
     r("according to", "per", Anywhere, A),
     r("in particular", "", Anywhere, A),
+    // Not rewritten, because the short form says something else in some places: `kind of` and
+    // `sort of` (`this kind of problem`), `in which` (`the order in which they run`), `on top
+    // of` (`on top of that`), `in terms of` (`answer in terms of cost`), `sufficient`
+    // (`necessary and sufficient`).
 ];
 
 /// Rules indexed by their first words, keeping only those that save tokens under `tokenizer`.

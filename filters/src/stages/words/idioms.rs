@@ -251,6 +251,14 @@ pub(super) fn takes_of(head: &str) -> bool {
             | "majority"
             | "minority"
             | "much"
+            | "lots"
+            | "top"
+            | "kind"
+            | "kinds"
+            | "sort"
+            | "sorts"
+            | "type"
+            | "types"
     )
 }
 

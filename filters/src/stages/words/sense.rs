@@ -185,13 +185,14 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             | "onto"
             | "as"
             | "from"
-    ) && (next
-        .as_deref()
-        .is_some_and(|n| is_object_pronoun(n) && drop_tier(n).is_none_or(|t| t > ctx.mode))
-        || ctx
-            .rest
-            .get(1)
-            .is_some_and(|n| n.span || starts_with_number(n))
+    ) && (next.as_deref().is_some_and(|n| {
+        // `which` and `whom` after a preposition stay (`the order in which they run`).
+        is_object_pronoun(n)
+            && (matches!(n, "which" | "whom") || drop_tier(n).is_none_or(|t| t > ctx.mode))
+    }) || ctx
+        .rest
+        .get(1)
+        .is_some_and(|n| n.span || starts_with_number(n))
         || (w == "of" && ctx.before.is_some_and(starts_with_number))
         || (w == "to"
             && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
@@ -474,6 +475,15 @@ fn opens_wh_clause(before: &str) -> bool {
             | "about"
             | "of"
             | "on"
+            | "in"
+            | "at"
+            | "by"
+            | "with"
+            | "from"
+            | "through"
+            | "under"
+            | "within"
+            | "during"
             | "and"
             | "or"
             | "to"
