@@ -539,6 +539,21 @@ mod tests {
     }
 
     #[test]
+    fn aggressive_keeps_the_parties_of_a_sentence_apart() {
+        assert_eq!(
+            run(
+                "If I ask you a question, I will rate your answer.",
+                Mode::Aggressive
+            ),
+            "If I ask you question, I rate your answer."
+        );
+        assert_eq!(
+            run("You write clear code.", Mode::Aggressive),
+            "Write clear code."
+        );
+    }
+
+    #[test]
     fn aggressive_is_telegraphic_but_keeps_negations() {
         assert_eq!(
             run("You are an expert. It is not optional.", Mode::Aggressive),

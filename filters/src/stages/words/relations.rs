@@ -116,6 +116,17 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if matches!(w, "on" | "forth") && before == Some("so") {
         return true;
     }
+    // Aggressive drops subject pronouns, but not where two parties act in one sentence (`if I
+    // ask you a question, you answer and I rate it`): without them the roles swap.
+    if let Some(person) = person_of(w)
+        && ctx
+            .window
+            .iter()
+            .filter_map(Chunk::lower_any)
+            .any(|other| person_of(&other).is_some_and(|p| p != person))
+    {
+        return true;
+    }
     match w {
         // `be about to`: about to happen.
         "about" => next == Some("to"),
@@ -174,6 +185,18 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
                     .any(|c| c.lower_any().is_some_and(|o| idioms::are_opposites(w, &o)))
         }
         _ => false,
+    }
+}
+
+/// The grammatical person of a personal pronoun (1: I, we; 2: you; 3: he, she, they), telling
+/// the parties of a sentence apart.
+fn person_of(w: &str) -> Option<u8> {
+    match w {
+        "i" | "me" | "my" | "we" | "us" | "our" | "i'm" | "i'll" | "i've" | "i'd" | "we're"
+        | "we'll" => Some(1),
+        "you" | "your" | "you're" | "you'll" | "you've" | "you'd" => Some(2),
+        "he" | "him" | "his" | "she" | "her" | "they" | "them" | "their" | "they're" => Some(3),
+        _ => None,
     }
 }
 
