@@ -512,6 +512,13 @@ mod tests {
             run("The company stopped being the leader.", Mode::Balanced),
             "Company stopped being leader."
         );
+        assert_eq!(
+            run(
+                "Who this page is for. Write about five pages.",
+                Mode::Balanced
+            ),
+            "Who this page for. Write about five pages."
+        );
     }
 
     #[test]

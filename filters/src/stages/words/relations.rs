@@ -128,8 +128,11 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     match w {
-        // `be about to`: about to happen.
-        "about" => next == Some("to"),
+        // `be about to`: about to happen; `about five pages`: roughly.
+        "about" => next.is_some_and(|n| n == "to" || is_number_word(n)),
+        // A question word opening a heading or list item is the question (`- Who this page is
+        // for`), not a relative pronoun.
+        "who" | "which" | "whom" => ctx.prev.is_none(),
         // `then` in a sequence (`read the file, then write`) orders the steps; only the `then`
         // answering a condition (`if it fails, then retry`) can go.
         "then" => {
@@ -198,6 +201,35 @@ fn person_of(w: &str) -> Option<u8> {
         "he" | "him" | "his" | "she" | "her" | "they" | "them" | "their" | "they're" => Some(3),
         _ => None,
     }
+}
+
+/// Numbers written as words.
+fn is_number_word(w: &str) -> bool {
+    matches!(
+        w,
+        "one"
+            | "two"
+            | "three"
+            | "four"
+            | "five"
+            | "six"
+            | "seven"
+            | "eight"
+            | "nine"
+            | "ten"
+            | "eleven"
+            | "twelve"
+            | "fifteen"
+            | "twenty"
+            | "thirty"
+            | "fifty"
+            | "hundred"
+            | "thousand"
+            | "million"
+            | "half"
+            | "a"
+            | "dozen"
+    )
 }
 
 /// Quantifiers whose set an adjective narrows: `all relevant files` is not `all files`.
