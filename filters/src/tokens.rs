@@ -58,6 +58,8 @@ impl<'t> SharedLines<'t> {
     /// Takes the counts [`segment_counts`] made of `text` elsewhere; returns `text`'s count.
     pub fn remember(&mut self, text: &'t str, counts: &[usize]) -> usize {
         debug_assert_eq!(segments(text).count(), counts.len());
+        // Sized once: growing a map of a long text's lines rehashes it several times.
+        self.known.reserve(counts.len());
         for (segment, &count) in segments(text).zip(counts) {
             self.known.insert(segment, count);
         }
