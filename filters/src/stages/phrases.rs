@@ -82,8 +82,8 @@ static RULES: &[Rule] = &[
     r("my first * request is", "first * request:", Start, C),
     r("my first request is", "first request:", Start, C),
     r("here is my first", "first", Start, C),
-    r("i will provide you with", "i'll give", Start, C),
-    r("i will give you", "i'll give", Start, C),
+    // `you` stays: it tells who receives (and keeps `I` from being dropped as the only party).
+    r("i will provide you with", "i'll give you", Start, C),
     r("i will provide", "i'll give", Start, C),
     r("please", "", Anywhere, C),
     r("kindly", "", Anywhere, C),

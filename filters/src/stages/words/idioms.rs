@@ -9,7 +9,7 @@ pub(super) fn opens_fixed_phrase(prep: &str, next: &str) -> bool {
     match prep {
         "at" => matches!(
             next,
-            "first"
+            "a" | "first"
                 | "last"
                 | "once"
                 | "all"
@@ -161,6 +161,32 @@ pub(super) fn opens_fixed_phrase(prep: &str, next: &str) -> bool {
     }
 }
 
+/// Nouns naming where or when something runs (`in production`, `on Windows`, `in CI`, `on every
+/// change`): the preposition says it is the setting, not an object.
+pub(super) fn is_setting(next: &str) -> bool {
+    matches!(
+        next,
+        "production"
+            | "prod"
+            | "staging"
+            | "development"
+            | "dev"
+            | "ci"
+            | "main"
+            | "windows"
+            | "linux"
+            | "macos"
+            | "android"
+            | "ios"
+            | "server"
+            | "client"
+            | "browser"
+            | "every"
+            | "each"
+            | "both"
+    )
+}
+
 /// Whether `as` closes a comparison or condition opened before it: `as soon as`, `as long as`
 /// (a condition: `works as long as the key is set`), `as well as`, `the same as`.
 pub(super) fn closes_as_phrase(before: &str) -> bool {
@@ -253,6 +279,26 @@ pub(super) fn takes_of(head: &str) -> bool {
             | "much"
             | "lots"
             | "top"
+            | "part"
+            | "start"
+            | "middle"
+            | "bottom"
+            | "first"
+            | "use"
+            | "lack"
+            | "list"
+            | "name"
+            | "end"
+            | "source"
+            | "set"
+            | "order"
+            | "count"
+            | "mix"
+            | "record"
+            | "review"
+            | "change"
+            | "separation"
+            | "chain"
             | "kind"
             | "kinds"
             | "sort"
@@ -549,6 +595,6 @@ mod tests {
         assert!(opens_fixed_phrase("by", "default"));
         assert!(!opens_fixed_phrase("at", "night"));
         assert!(!opens_fixed_phrase("of", "course"));
-        assert!(takes_of("instead") && takes_of("one") && !takes_of("list"));
+        assert!(takes_of("instead") && takes_of("one") && !takes_of("cup"));
     }
 }

@@ -5,7 +5,7 @@
 //! nothing works`, `do so`, `stop being`).
 
 use super::idioms;
-use super::sense::{Context, RANGE_WORDS};
+use super::sense::{Context, RANGE_WORDS, is_object_pronoun};
 use crate::stages::chunks::Chunk;
 
 /// Prepositions of place and topic that the word stage may drop.
@@ -94,6 +94,22 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         .filter(|b| b.trail().is_empty())
         .and_then(Chunk::lower_any);
     let before = before.as_deref();
+    if is_place_or_topic(w) && w != "about" && next.is_some_and(idioms::is_setting) {
+        return true;
+    }
+    // A head word's preposition may come after an adverb: `think deeply about`, `focus
+    // primarily on`.
+    let head = match before {
+        Some(b) if b.len() > 3 && b.ends_with("ly") => word_before_before(ctx),
+        _ => None,
+    };
+    if (is_place_or_topic(w) || matches!(w, "for" | "to"))
+        && head
+            .as_deref()
+            .is_some_and(|h| idioms::governs_preposition(h, w))
+    {
+        return true;
+    }
     if is_place_or_topic(w)
         && before.is_some_and(|b| {
             is_restrictor(b)
@@ -116,6 +132,28 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if matches!(w, "on" | "forth") && before == Some("so") {
         return true;
     }
+    // A pronoun right after a preposition that stays is its object: `a review of it.` is not `a
+    // review of.`
+    if is_object_pronoun(w)
+        && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
+            matches!(
+                &*p,
+                "of" | "to"
+                    | "for"
+                    | "with"
+                    | "from"
+                    | "by"
+                    | "about"
+                    | "in"
+                    | "on"
+                    | "at"
+                    | "into"
+                    | "as"
+            )
+        })
+    {
+        return true;
+    }
     // Aggressive drops subject pronouns, but not where two parties act in one sentence (`if I
     // ask you a question, you answer and I rate it`): without them the roles swap.
     if let Some(person) = person_of(w)
@@ -128,6 +166,45 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     match w {
+        // `a few`, `a bit`, `a little`: some, where `few` alone is hardly any; `once a day`,
+        // `at a time`: per.
+        "a" => {
+            next.is_some_and(|n| matches!(n, "few" | "little" | "bit" | "couple" | "lot" | "dozen"))
+                || before.is_some_and(|b| {
+                    matches!(b, "once" | "twice" | "thrice" | "times" | "at")
+                        || b.as_bytes().first().is_some_and(u8::is_ascii_digit)
+                })
+        }
+        // A relative pronoun before its own verb is the verb's subject (`users who own the
+        // repository` is not `users own repository`); only before a subject of its own (`the
+        // file which you edited`) can it go. `which` before a noun asks which one.
+        "who" | "which" | "whom"
+            if !next.is_some_and(|n| {
+                idioms::is_determiner(n) || person_of(n).is_some() || n == "it"
+            }) =>
+        {
+            true
+        }
+        // `as needed`, `as written`, `as appropriate`: a condition; `as short as`: a comparison.
+        "as" => {
+            next.is_some_and(|n| {
+                is_past_participle(n)
+                    || matches!(
+                        n,
+                        "appropriate" | "necessary" | "required" | "applicable" | "possible"
+                    )
+            }) || ctx.rest.get(2).and_then(Chunk::lower_any).as_deref() == Some("as")
+        }
+        // `as short as possible`, `if possible`, `thus far`.
+        "possible"
+            if ctx
+                .prev
+                .and_then(Chunk::lower_any)
+                .is_some_and(|p| matches!(&*p, "as" | "if" | "where" | "when" | "whenever")) =>
+        {
+            true
+        }
+        "thus" => next == Some("far"),
         // `be about to`: about to happen; `about five pages`: roughly.
         "about" => next.is_some_and(|n| n == "to" || is_number_word(n)),
         // A question word opening a heading or list item is the question (`- Who this page is
@@ -340,6 +417,18 @@ fn takes_gerund(w: &str) -> bool {
             | "vs"
             | "like"
     )
+}
+
+/// The word two before this one as written, when nothing but spaces parts the three.
+fn word_before_before<'a>(ctx: &Context<'_, 'a>) -> Option<crate::stages::chunks::Lower<'a>> {
+    let after = ctx.rest.len().min(RANGE_WORDS + 1);
+    let here = ctx.window.len() - after;
+    let chunk = ctx.window.get(here.checked_sub(2)?)?;
+    chunk
+        .trail()
+        .is_empty()
+        .then(|| chunk.lower_any())
+        .flatten()
 }
 
 /// Whether a word within [`RANGE_WORDS`] before this one, as written, passes `test`.

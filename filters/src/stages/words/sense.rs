@@ -11,11 +11,10 @@ use crate::stages::chunks::Chunk;
 /// How far apart the two ends of a range may be: `from the old folder to the new one`.
 pub(super) const RANGE_WORDS: usize = 6;
 
-/// What the decision about one word may look at: the mode, the last word kept, the word before
+/// What the decision about one word may look at: the last word kept, the word before
 /// this one as written, this word and the rest of the line as written, and the words within
 /// [`RANGE_WORDS`] of it as written.
 pub(super) struct Context<'c, 'a> {
-    pub mode: Mode,
     pub prev: Option<&'c Chunk<'a>>,
     pub before: Option<&'c Chunk<'a>>,
     pub rest: &'c [Chunk<'a>],
@@ -48,7 +47,7 @@ fn starts_with_number(chunk: &Chunk<'_>) -> bool {
 
 /// Object pronouns and question words: a preposition before one of them is what ties it to the
 /// sentence (`suggestions of it`, `think about what`).
-fn is_object_pronoun(w: &str) -> bool {
+pub(super) fn is_object_pronoun(w: &str) -> bool {
     matches!(
         w,
         "it" | "them"
@@ -186,9 +185,9 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             | "as"
             | "from"
     ) && (next.as_deref().is_some_and(|n| {
-        // `which` and `whom` after a preposition stay (`the order in which they run`).
+        // The pronoun stays after it, even in aggressive (`tell me about it`, `the order in
+        // which they run`).
         is_object_pronoun(n)
-            && (matches!(n, "which" | "whom") || drop_tier(n).is_none_or(|t| t > ctx.mode))
     }) || ctx
         .rest
         .get(1)
