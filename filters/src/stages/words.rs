@@ -568,6 +568,13 @@ mod tests {
             run("If it fails, then retry.", Mode::Balanced),
             "If it fails, retry."
         );
+        assert_eq!(
+            run(
+                "I was there last time. Ready on Monday at the earliest.",
+                Mode::Balanced
+            ),
+            "I there last time. Ready Monday at earliest."
+        );
     }
 
     #[test]

@@ -128,6 +128,28 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_place_or_topic(w) && w != "about" && earlier_in_window(ctx, is_placing_verb) {
         return true;
     }
+    // `at the earliest`, `at the same time`, `at the end of`.
+    if w == "at"
+        && next == Some("the")
+        && ctx.rest.get(2).and_then(Chunk::lower_any).is_some_and(|n| {
+            matches!(
+                &*n,
+                "earliest"
+                    | "latest"
+                    | "least"
+                    | "most"
+                    | "same"
+                    | "moment"
+                    | "end"
+                    | "start"
+                    | "beginning"
+                    | "top"
+                    | "bottom"
+            )
+        })
+    {
+        return true;
+    }
     // `and so on`, `and so forth`.
     if matches!(w, "on" | "forth") && before == Some("so") {
         return true;

@@ -279,9 +279,11 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         "there" | "here"
             if !closes_clause
                 && ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
-                    // `Are there any bugs?`: the question's `there` only introduces too.
+                    // `Are there any bugs?`: the question's `there` only introduces too (but
+                    // after a subject, `I was there last time`, it is a place).
                     matches!(&*b, "is" | "are" | "was" | "were")
-                }) =>
+                })
+                && copula_opens_sentence(ctx) =>
         {
             false
         }
@@ -524,6 +526,15 @@ fn opens_wh_clause(before: &str) -> bool {
             | "out"
             | "whether"
     )
+}
+
+/// Whether the word before this one opens its sentence (`Are there ...`), as written.
+fn copula_opens_sentence(ctx: &Context<'_, '_>) -> bool {
+    let here = ctx.window.len() - ctx.rest.len().min(RANGE_WORDS + 1);
+    match here.checked_sub(2) {
+        None => true,
+        Some(i) => ctx.window.get(i).is_none_or(Chunk::ends_sentence),
+    }
 }
 
 fn sentence_is_question(rest: &[Chunk]) -> bool {
