@@ -528,12 +528,16 @@ fn opens_wh_clause(before: &str) -> bool {
     )
 }
 
-/// Whether the word before this one opens its sentence (`Are there ...`), as written.
+/// Whether the word before this one opens its sentence or a label's text (`Are there ...`,
+/// `Security: are there ...`), as written.
 fn copula_opens_sentence(ctx: &Context<'_, '_>) -> bool {
     let here = ctx.window.len() - ctx.rest.len().min(RANGE_WORDS + 1);
     match here.checked_sub(2) {
         None => true,
-        Some(i) => ctx.window.get(i).is_none_or(Chunk::ends_sentence),
+        Some(i) => ctx
+            .window
+            .get(i)
+            .is_none_or(|c| c.ends_sentence() || c.trail().contains(':')),
     }
 }
 
