@@ -80,7 +80,6 @@ fn is_past_participle(w: &str) -> bool {
                 | "left"
                 | "sent"
                 | "taken"
-                | "defined"
         )
 }
 
@@ -97,30 +96,23 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_place_or_topic(w) && w != "about" && next.is_some_and(idioms::is_setting) {
         return true;
     }
-    // A head word's preposition may come after an adverb: `think deeply about`, `focus
-    // primarily on`.
-    let head = match before {
+    // The head word that governs a preposition stands right before it or before an adverb:
+    // `think about`, `think deeply about`, `focus primarily on`.
+    let adverb_head = match before {
         Some(b) if b.len() > 3 && b.ends_with("ly") => word_before_before(ctx),
         _ => None,
     };
+    let governed = |head: &str| idioms::governs_preposition(head, w);
     if (is_place_or_topic(w) || matches!(w, "for" | "to"))
-        && head
-            .as_deref()
-            .is_some_and(|h| idioms::governs_preposition(h, w))
+        && (before.is_some_and(governed) || adverb_head.as_deref().is_some_and(governed))
     {
         return true;
     }
+    // After a negation or restriction, a copula or a participle the place is what is said:
+    // `not in the directory`, `is in the cache`, `stored in the vault`.
     if is_place_or_topic(w)
-        && before.is_some_and(|b| {
-            is_restrictor(b)
-                || is_state_verb(b)
-                || is_past_participle(b)
-                || idioms::governs_preposition(b, w)
-        })
+        && before.is_some_and(|b| is_restrictor(b) || is_state_verb(b) || is_past_participle(b))
     {
-        return true;
-    }
-    if matches!(w, "for" | "to") && before.is_some_and(|b| idioms::governs_preposition(b, w)) {
         return true;
     }
     // A verb that puts something somewhere takes the place after its object: `store the keys
@@ -199,13 +191,14 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
         // A relative pronoun before its own verb is the verb's subject (`users who own the
         // repository` is not `users own repository`); only before a subject of its own (`the
-        // file which you edited`) can it go. `which` before a noun asks which one.
-        "who" | "which" | "whom"
-            if !next.is_some_and(|n| {
-                idioms::is_determiner(n) || person_of(n).is_some() || n == "it"
-            }) =>
-        {
-            true
+        // file which you edited`) can it go. `which` before a noun asks which one, and a
+        // question word opening a heading or list item is the question (`- Who this page is
+        // for`).
+        "who" | "which" | "whom" => {
+            ctx.prev.is_none()
+                || !next.is_some_and(|n| {
+                    idioms::is_determiner(n) || person_of(n).is_some() || n == "it"
+                })
         }
         // `as needed`, `as written`, `as appropriate`: a condition; `as short as`: a comparison.
         "as" => {
@@ -229,9 +222,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         "thus" => next == Some("far"),
         // `be about to`: about to happen; `about five pages`: roughly.
         "about" => next.is_some_and(|n| n == "to" || is_number_word(n)),
-        // A question word opening a heading or list item is the question (`- Who this page is
-        // for`), not a relative pronoun.
-        "who" | "which" | "whom" => ctx.prev.is_none(),
         // `then` in a sequence (`read the file, then write`) orders the steps; only the `then`
         // answering a condition (`if it fails, then retry`) can go.
         "then" => {
