@@ -93,6 +93,23 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         .filter(|b| b.trail().is_empty())
         .and_then(Chunk::lower_any);
     let before = before.as_deref();
+    // A fixed expression keeps its function words: `at once`, `in charge of`, `instead of`,
+    // `as soon as`; so do `to`, `for` and `as` before a determiner, which say where a thing
+    // goes, what it is for or what it acts as (`add it to the list`, `wait for the build`).
+    let joined_to_next = ctx.rest.first().is_some_and(|c| c.trail().is_empty());
+    if joined_to_next
+        && next.is_some_and(|n| {
+            idioms::opens_fixed_phrase(w, n)
+                || (matches!(w, "to" | "for" | "as") && idioms::is_determiner(n))
+        })
+    {
+        return true;
+    }
+    if (w == "as" && before.is_some_and(idioms::closes_as_phrase))
+        || (w == "of" && before.is_some_and(idioms::takes_of))
+    {
+        return true;
+    }
     if is_place_or_topic(w) && w != "about" && next.is_some_and(idioms::is_setting) {
         return true;
     }
@@ -239,8 +256,8 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         // the clauses.
         "and" => next.is_some_and(opens_clause),
         // `so` stands for what was said (`do so`, `if so`), makes a fixed phrase (`so far`, `and
-        // so on`, `so long as`) or says what for before a noun phrase (`so a developer can
-        // act`); only before an adjective is it `very`.
+        // so on`, `so long as`) or says what for before a subject or noun phrase (`so you can
+        // write`, `so a developer can act`); only before an adjective is it `very`.
         "so" => {
             before.is_some_and(|b| {
                 matches!(
@@ -258,7 +275,22 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
                         | "or"
                 )
             }) || next.is_some_and(|n| {
-                matches!(n, "far" | "on" | "forth" | "long" | "that") || idioms::is_determiner(n)
+                matches!(
+                    n,
+                    "far"
+                        | "on"
+                        | "forth"
+                        | "long"
+                        | "that"
+                        | "you"
+                        | "we"
+                        | "they"
+                        | "it"
+                        | "i"
+                        | "he"
+                        | "she"
+                        | "users"
+                ) || idioms::is_determiner(n)
             })
         }
         // `being` after a verb or preposition taking an -ing form is the verb itself: `stopped

@@ -3,7 +3,6 @@
 //! when `You` opening a role goes with its copula.
 
 use super::drop_tier;
-use super::idioms;
 use super::relations;
 use crate::options::Mode;
 use crate::stages::chunks::Chunk;
@@ -134,41 +133,6 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // A fixed expression keeps its function words: `at once`, `in charge of`, `instead of`.
-    if ctx.rest.first().is_some_and(|c| c.trail().is_empty())
-        && next
-            .as_deref()
-            .is_some_and(|n| idioms::opens_fixed_phrase(w, n))
-    {
-        return true;
-    }
-    // `to`, `for` and `as` before a determiner say where a thing goes, what it is for or what
-    // it acts as (`add it to the list`, `wait for the build`); the second `as` of `as soon as`
-    // closes the condition.
-    if matches!(w, "to" | "for" | "as")
-        && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
-        && next.as_deref().is_some_and(idioms::is_determiner)
-    {
-        return true;
-    }
-    if w == "as"
-        && ctx.before.is_some_and(|b| b.trail().is_empty())
-        && ctx
-            .before
-            .and_then(Chunk::lower_any)
-            .is_some_and(|b| idioms::closes_as_phrase(&b))
-    {
-        return true;
-    }
-    if w == "of"
-        && ctx.before.is_some_and(|b| b.trail().is_empty())
-        && ctx
-            .before
-            .and_then(Chunk::lower_any)
-            .is_some_and(|b| idioms::takes_of(&b))
-    {
-        return true;
-    }
     if matches!(
         w,
         "of" | "in"
@@ -217,18 +181,6 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         ctx.rest.get(1).and_then(Chunk::lower_any),
     ) && before == after
         && ctx.before.is_some_and(|b| b.trail().is_empty())
-    {
-        return true;
-    }
-    // `so` before a subject says what for (`so you can write`); before an adjective it is an
-    // intensifier and goes.
-    if w == "so"
-        && next.as_deref().is_some_and(|n| {
-            matches!(
-                n,
-                "you" | "we" | "they" | "it" | "i" | "he" | "she" | "that" | "the" | "users"
-            )
-        })
     {
         return true;
     }
