@@ -1,7 +1,9 @@
 //! Profiling aid: compresses one 50,000-character corpus text in one mode in a loop, so `perf`
 //! sees only the engine. The benchmark with figures is `cargo bench -p filters --bench compress`.
+//! With `SPEED_AS_SERVER=1` it runs the engine as the server does: `shorten` (two counts, no
+//! per-stage breakdown) on the calling thread alone.
 
-use filters::{Mode, Options, compress};
+use filters::{Mode, Options, compress, shorten};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -28,10 +30,19 @@ fn main() {
     }
     let text: String = text.chars().take(chars).collect();
     let options = Options::with_mode(mode);
-    let _ = compress(&text, &options);
+    let as_server = std::env::var_os("SPEED_AS_SERVER").is_some_and(|v| v == "1");
+    filters::helper::set_enabled(!as_server);
+    let once = |text: &str| {
+        if as_server {
+            std::hint::black_box(shorten(text, &options).final_tokens)
+        } else {
+            std::hint::black_box(compress(text, &options).stats.final_tokens)
+        }
+    };
+    once(&text);
     let started = std::time::Instant::now();
     for _ in 0..iterations {
-        std::hint::black_box(compress(&text, &options));
+        once(&text);
     }
     println!(
         "{mode} {chars} chars: {:?} per call",

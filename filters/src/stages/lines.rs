@@ -32,11 +32,32 @@ pub struct Line<'a> {
     pub content: &'a str,
 }
 
-impl Line<'_> {
+impl<'a> Line<'a> {
     /// True for lines whose content is prose that the English stages may work on.
     pub fn is_prose(&self) -> bool {
         matches!(self.kind, Kind::Text | Kind::ListItem | Kind::Heading(_))
     }
+
+    /// A bullet item's prefix without its bullet: what stands before it (indentation, quote
+    /// markers) and after it (a task box), `("  ", "[ ] ")` for `  - [ ] task`. `None` for a
+    /// numbered item, whose number orders and names it, and for every other kind of line.
+    pub fn around_bullet(&self) -> Option<(&'a str, &'a str)> {
+        if self.kind != Kind::ListItem {
+            return None;
+        }
+        let at = self.prefix.find(|c: char| !matches!(c, ' ' | '\t' | '>'))?;
+        if !matches!(self.prefix.as_bytes()[at], b'-' | b'*' | b'+') {
+            return None;
+        }
+        let after = self.prefix[at + 1..].trim_start_matches([' ', '\t']);
+        Some((&self.prefix[..at], after))
+    }
+}
+
+/// True when `content` on a line of its own reads as plain text, not as the start of another
+/// markdown construct (a heading, a list item, a table row, a rule, a quote).
+pub fn reads_as_text(content: &str) -> bool {
+    !content.is_empty() && classify(content).kind == Kind::Text && !content.starts_with('>')
 }
 
 /// Splits a document into lines (without their `\n`) and classifies each.
@@ -240,5 +261,37 @@ mod tests {
             (l.prefix, l.content, l.kind),
             ("> - [ ] ", "task", Kind::ListItem)
         );
+    }
+
+    #[test]
+    fn a_bullet_is_found_between_indentation_and_task_box() {
+        fn around(line: &str) -> Option<(&str, &str)> {
+            classify(line).around_bullet()
+        }
+        assert_eq!(around("- item"), Some(("", "")));
+        assert_eq!(around("  * item"), Some(("  ", "")));
+        assert_eq!(around("> - [x] done"), Some(("> ", "[x] ")));
+        assert_eq!(around("\t+ item"), Some(("\t", "")));
+        assert_eq!(around("1. first"), None);
+        assert_eq!(around("  2) second"), None);
+        assert_eq!(around("plain text"), None);
+        assert_eq!(around("## heading"), None);
+    }
+
+    #[test]
+    fn only_plain_text_reads_as_text() {
+        assert!(reads_as_text("Use tabs."));
+        assert!(reads_as_text("[ ] open task"));
+        for other in [
+            "",
+            "# title",
+            "- nested",
+            "1. step",
+            "| a | b |",
+            "---",
+            "> quote",
+        ] {
+            assert!(!reads_as_text(other), "{other:?}");
+        }
     }
 }

@@ -55,16 +55,16 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     let thin = move |chunks: &mut Vec<chunks::Chunk>, _: Kind| words::drop_words(chunks, mode);
     if mode == Mode::Aggressive {
         // Pruning compares whole sentences, so it runs between the two word-level passes.
-        let (deterministic, _) = map_prose(&cleaned, rewrite, None::<Edit>);
+        let (deterministic, _) = map_prose(&cleaned, rewrite, None::<Edit>, Bullets::Keep);
         let pruned = prune::run(&deterministic);
-        let (dense, _) = map_prose(&pruned, thin, None::<Edit>);
+        let (dense, _) = map_prose(&pruned, thin, None::<Edit>, Bullets::Drop);
         return Staged {
             deterministic,
             dense,
         };
     }
     // One pass: each line is split once, rewritten, rendered for the rule-based count, then thinned.
-    let (dense, deterministic) = map_prose(&cleaned, rewrite, Some(thin));
+    let (dense, deterministic) = map_prose(&cleaned, rewrite, Some(thin), Bullets::Keep);
     Staged {
         deterministic: deterministic.unwrap_or_default(),
         dense,
@@ -78,19 +78,29 @@ impl<F: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static> LineEdit 
 
 type Edit = fn(&mut Vec<chunks::Chunk<'_>>, Kind);
 
+/// Whether bullet items keep their bullets. Aggressive drops them (telegraphic layout): each item
+/// still starts a line of its own, keeps its indentation and task box, and a bullet costs a token
+/// per item. Numbered items keep their numbers, which order and name them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bullets {
+    Keep,
+    Drop,
+}
+
 /// Applies `edit` to the chunks of every English prose line and reassembles the document. With
 /// `then`, the document after `edit` is returned too, and `then` is applied on top of it.
 fn map_prose(
     text: &str,
     edit: impl LineEdit,
     then: Option<impl LineEdit>,
+    bullets: Bullets,
 ) -> (String, Option<String>) {
     let pieces = if crate::helper::worth_splitting(text.len()) {
         PIECES
     } else {
         1
     };
-    map_prose_in(text, edit, then, pieces)
+    map_prose_in(text, edit, then, pieces, bullets)
 }
 
 /// How many pieces a long text's lines are cut into. The helper thread edits them from the first
@@ -104,6 +114,7 @@ fn map_prose_in(
     edit: impl LineEdit,
     then: Option<impl LineEdit>,
     pieces: usize,
+    bullets: Bullets,
 ) -> (String, Option<String>) {
     let lines = lines::parse(text);
     let editable = |line: &lines::Line<'_>| line.is_prose() && line.kind != Kind::FrontMatter;
@@ -112,8 +123,8 @@ fn map_prose_in(
     });
     let mut edited = edited.iter().flat_map(EditedLines::iter);
 
-    let mut out = Document::with_capacity(text.len());
-    let mut first = then.map(|_| Document::with_capacity(text.len()));
+    let mut out = Document::with_capacity(text.len(), bullets);
+    let mut first = then.map(|_| Document::with_capacity(text.len(), Bullets::Keep));
     for line in &lines {
         let (text, first_text) = match editable(line).then(|| edited.next()).flatten() {
             Some(Some((first_text, text))) => (text, first_text),
@@ -236,14 +247,16 @@ struct Document {
     text: String,
     lines: usize,
     last_blank: bool,
+    bullets: Bullets,
 }
 
 impl Document {
-    fn with_capacity(bytes: usize) -> Self {
+    fn with_capacity(bytes: usize, bullets: Bullets) -> Self {
         Document {
             text: String::with_capacity(bytes),
             lines: 0,
             last_blank: false,
+            bullets,
         }
     }
 
@@ -263,7 +276,18 @@ impl Document {
             self.text.push('\n');
         }
         self.lines += 1;
-        self.text.push_str(line.prefix);
+        match line.around_bullet() {
+            // Without its bullet the item must still read as a line of text, not as a heading,
+            // a nested item or a table row.
+            Some((before, after))
+                if self.bullets == Bullets::Drop
+                    && (!after.is_empty() || lines::reads_as_text(content)) =>
+            {
+                self.text.push_str(before);
+                self.text.push_str(after);
+            }
+            _ => self.text.push_str(line.prefix),
+        }
         self.text.push_str(content);
         self.last_blank = blank;
     }
@@ -310,11 +334,13 @@ mod tests {
                 };
                 let then =
                     move |chunks: &mut Vec<chunks::Chunk>, _: Kind| words::drop_words(chunks, mode);
-                let whole = map_prose_in(text, edit, Some(then), 1);
-                let thinned = map_prose_in(text, then, None::<Edit>, 1);
+                let whole = map_prose_in(text, edit, Some(then), 1, Bullets::Keep);
+                let thinned = map_prose_in(text, then, None::<Edit>, 1, Bullets::Drop);
                 for pieces in [2, 3, PIECES, 64] {
-                    assert_eq!(map_prose_in(text, edit, Some(then), pieces), whole);
-                    assert_eq!(map_prose_in(text, then, None::<Edit>, pieces), thinned);
+                    let cut = map_prose_in(text, edit, Some(then), pieces, Bullets::Keep);
+                    assert_eq!(cut, whole);
+                    let cut = map_prose_in(text, then, None::<Edit>, pieces, Bullets::Drop);
+                    assert_eq!(cut, thinned);
                 }
             }
         }
@@ -339,6 +365,22 @@ mod tests {
                 Mode::Balanced
             ),
             "Act as writer.\n- Write poem."
+        );
+    }
+
+    #[test]
+    fn aggressive_drops_bullets_and_keeps_numbers_indentation_and_task_boxes() {
+        let text =
+            "Rules:\n- Write tests.\n  * Name each case.\n- [ ] Open task\n1. Build.\n2. Ship.";
+        assert_eq!(
+            staged(text, Mode::Aggressive),
+            "Rules:\nWrite tests.\n  Name each case.\n[ ] Open task\n1. Build.\n2. Ship."
+        );
+        assert_eq!(staged(text, Mode::Balanced).matches("- ").count(), 2);
+        // An item that would read as another construct without its bullet keeps it.
+        assert_eq!(
+            staged("- # not a heading\n- 3. not a step", Mode::Aggressive),
+            "- # not heading\n- 3. not step"
         );
     }
 }
