@@ -4,10 +4,8 @@
 //! protected spans are copied verbatim.
 
 use super::lines::{self, Kind, Line};
-use crate::fnv::BuildFnv;
 use crate::guard::protected_spans;
 use crate::options::Mode;
-use std::collections::HashSet;
 
 /// Runs the cleanup on sealed text.
 pub fn run(text: &str, mode: Mode) -> String {
@@ -17,13 +15,14 @@ pub fn run(text: &str, mode: Mode) -> String {
     let mut out = Document::with_capacity(text.len());
     // Reused for every prose line that needs cleaning, instead of a string a line.
     let mut scratch = String::new();
-    let mut seen: HashSet<&str, BuildFnv> =
-        HashSet::with_capacity_and_hasher(parsed.len(), BuildFnv);
+    // The last line written (its markers and content), which tells a duplicate.
+    let mut previous: Option<(&str, &str)> = None;
     let mut last_blank = true;
 
     for (i, line) in parsed.iter().enumerate() {
         match line.kind {
             Kind::FrontMatter => {
+                previous = None;
                 out.line(&[line.prefix, line.content]);
                 out.trim_end();
                 last_blank = false;
@@ -35,6 +34,7 @@ pub fn run(text: &str, mode: Mode) -> String {
                 last_blank = true;
             }
             Kind::Rule => {
+                previous = None;
                 // A `---` or `===` under a paragraph line is a setext heading underline.
                 if let Some(prev) = parsed
                     .get(i.wrapping_sub(1))
@@ -52,14 +52,17 @@ pub fn run(text: &str, mode: Mode) -> String {
                 }
             }
             Kind::Sealed => {
+                previous = None;
                 out.line(&[line.prefix, line.content.trim_end()]);
                 last_blank = false;
             }
             Kind::TableRow => {
+                previous = None;
                 out.line(&[line.prefix, &clean_table_row(line.content, compact)]);
                 last_blank = false;
             }
             Kind::TableSeparator => {
+                previous = None;
                 out.line(&[line.prefix, &clean_separator(line.content)]);
                 last_blank = false;
             }
@@ -76,14 +79,11 @@ pub fn run(text: &str, mode: Mode) -> String {
                 if content.is_empty() && line.kind == Kind::Text {
                     continue;
                 }
-                if matches!(line.kind, Kind::Heading(_)) {
-                    // A line repeated under another heading says it for that section too.
-                    seen.clear();
-                }
-                let after_label = out.last_line().trim_end().ends_with(':');
-                if !after_label && is_duplicate(line, &mut seen) {
+                let key = (line.prefix.trim(), line.content.trim_end());
+                if is_duplicate(line, key, previous) {
                     continue;
                 }
+                previous = Some(key);
                 out.line(&[
                     line.prefix.trim_end_matches([' ', '\t']),
                     sep(line),
@@ -173,17 +173,14 @@ fn sep(line: &Line<'_>) -> &'static str {
     }
 }
 
-/// Exact duplicate lines of some length say nothing new the second time in the same section.
-/// (A line right after one ending in `:` is what that label introduces, and is never dropped.)
-fn is_duplicate<'a>(line: &Line<'a>, seen: &mut HashSet<&'a str, BuildFnv>) -> bool {
-    if matches!(line.kind, Kind::Heading(_)) {
-        return false;
-    }
-    let key = line.content.trim_end();
-    if key.split_whitespace().count() < 4 {
-        return false;
-    }
-    !seen.insert(key)
+/// A line of some length said twice in a row (blank lines between aside) says nothing new the
+/// second time. A repeat further on stays: in a procedure it is a step done again, in an email
+/// thread or a transcript another message's header or another speaker's words, and in a prompt
+/// a rule restated on purpose.
+fn is_duplicate(line: &Line<'_>, key: (&str, &str), previous: Option<(&str, &str)>) -> bool {
+    !matches!(line.kind, Kind::Heading(_))
+        && previous == Some(key)
+        && key.1.split_whitespace().count() >= 4
 }
 
 /// Removes `\r` before `\n`, zero-width characters and HTML comments.
@@ -494,8 +491,21 @@ mod tests {
             run(text, Mode::Conservative),
             "# Title\nAlways answer in English please.\n- ❌ Do not guess\n"
         );
-        // Under another heading, or introduced by a label, the repeat stays.
+        // Under another heading, introduced by a label, or further on, the repeat stays: a step
+        // done again, another message's header.
         let text = "## Step 1\nSeverity: rate each finding from Critical to Low.\n## Step 2\nSeverity: rate each finding from Critical to Low.\nFormat:\nSeverity: rate each finding from Critical to Low.\n";
         assert_eq!(run(text, Mode::Conservative), text);
+        let text = "Step one: read the configuration file and verify it.\nThen edit the first service.\nStep one: read the configuration file and verify it.\nThen edit the second service.\n";
+        assert_eq!(run(text, Mode::Balanced), text);
+        let text = "From: Sofia Marquez <sofia@example.com>\nHi Tom, see below.\n\nFrom: Sofia Marquez <sofia@example.com>\nHi again.\n";
+        assert_eq!(run(text, Mode::Conservative), text);
+        // Twice in a row, blank lines between or not, the second goes.
+        assert_eq!(
+            run(
+                "Always answer in English please.\n\nAlways answer in English please.\n",
+                Mode::Conservative
+            ),
+            "Always answer in English please.\n"
+        );
     }
 }

@@ -237,13 +237,16 @@ fn keep(sentence: &[Chunk], words: &Words, said: &Said, scratch: &mut Vec<bool>)
     // A short sentence goes only when it is a pleasantry (`Thanks!`, `Good luck.`, `Let's
     // begin.`): a short instruction (`Be concise.`, `You are a writing expert.`) is no less
     // an instruction for being short.
+    // A sentence of no content word at all (`Yes.`, `Here it is.`) is an answer or a pointer,
+    // not a pleasantry.
     if words.count <= 2 {
-        return !words.pleasantries;
+        return words.count == 0 || !words.pleasantries;
     }
     !said.repeats(words, scratch)
 }
 
-/// Content words (stemmed as [`Words::of`] does) of greetings, thanks and sign-offs.
+/// Content words (stemmed as [`Words::of`] does) of greetings, thanks and sign-offs. Not `sure`
+/// or `okay`, which answer a question (`Bob: Sure.`).
 fn is_pleasantry(w: &str) -> bool {
     matches!(
         w,
@@ -258,8 +261,6 @@ fn is_pleasantry(w: &str) -> bool {
             | "start"
             | "let's"
             | "ready"
-            | "sure"
-            | "okay"
             | "awesome"
             | "appreciate"
             | "welcome"
@@ -384,6 +385,13 @@ mod tests {
         assert_eq!(
             run("You are a writing expert. Be concise. Thanks in advance! Good luck."),
             "You are a writing expert. Be concise."
+        );
+        // An answer is not a pleasantry: without it the next answer seems to answer both.
+        let text = "Alice: Should we ship on Monday?\nBob: Yes.\nAlice: Should we skip the QA pass?\nBob: Sure.";
+        assert_eq!(run(text), text);
+        assert_eq!(
+            run("Should I delete it?\nYes."),
+            "Should I delete it?\nYes."
         );
     }
 

@@ -184,6 +184,25 @@ pub(super) fn is_setting(next: &str) -> bool {
             | "every"
             | "each"
             | "both"
+            // Settings of a deed: `in writing`, `on file`, `on request`, `on sale`, `on
+            // behalf of`, `in advance`, `in arrears`, `in person`, `on time`, `on schedule`.
+            | "writing"
+            | "file"
+            | "request"
+            | "sale"
+            | "behalf"
+            | "advance"
+            | "arrears"
+            | "person"
+            | "time"
+            | "schedule"
+            | "budget"
+            | "demand"
+            | "site"
+            | "premises"
+            | "track"
+            | "duty"
+            | "call"
     )
 }
 
@@ -543,6 +562,47 @@ pub(super) fn governs_preposition(head: &str, prep: &str) -> bool {
                 | "limit"
                 | "limited"
                 | "about"
+                | "mention"
+                | "mentions"
+                | "mentioned"
+                | "pass"
+                | "passes"
+                | "passed"
+                | "explain"
+                | "explains"
+                | "report"
+                | "reported"
+                | "deliver"
+                | "delivered"
+                | "out"
+        ),
+        // `count as churn`, `treat warnings as errors`: what a thing is taken to be.
+        "as" => matches!(
+            head,
+            "count"
+                | "counts"
+                | "counted"
+                | "treat"
+                | "treats"
+                | "treated"
+                | "mark"
+                | "marks"
+                | "marked"
+                | "flag"
+                | "flagged"
+                | "label"
+                | "labeled"
+                | "labelled"
+                | "classify"
+                | "classified"
+                | "serve"
+                | "serves"
+                | "regard"
+                | "regarded"
+                | "known"
+                | "defined"
+                | "listed"
+                | "described"
         ),
         _ => false,
     }

@@ -120,7 +120,7 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         _ => None,
     };
     let governed = |head: &str| idioms::governs_preposition(head, w);
-    if (is_place_or_topic(w) || matches!(w, "for" | "to"))
+    if (is_place_or_topic(w) || matches!(w, "for" | "to" | "as"))
         && (before.is_some_and(governed) || adverb_head.as_deref().is_some_and(governed))
     {
         return true;

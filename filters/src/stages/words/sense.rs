@@ -3,7 +3,7 @@
 //! when `You` opening a role goes with its copula.
 
 use super::drop_tier;
-use super::relations;
+use super::{clauses, relations};
 use crate::options::Mode;
 use crate::stages::chunks::Chunk;
 
@@ -71,7 +71,7 @@ pub(super) fn is_object_pronoun(w: &str) -> bool {
 
 /// Words whose removal would change what a sentence says in context.
 pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
-    if relations::keeps(ctx, w) {
+    if relations::keeps(ctx, w) || clauses::keeps(ctx, w) {
         return true;
     }
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);

@@ -1,0 +1,222 @@
+//! Context rules that hold a clause together, found by a meaning audit of texts outside the
+//! tuning corpus (system prompts, a contract, a transcript, an email thread):
+//! - the verb of a pronoun or relative subject: `they have been flagged` is not `they have
+//!   flagged`, `items that were bought` is not `items that bought`;
+//! - the reach of a negation: `not that it arrived broken`, `not off completely`;
+//! - a preposition that opens a noun phrase or is a verb's particle: `in its possession`, `on
+//!   the chair`, `came in at`, `turned it on for`.
+
+use super::idioms;
+use super::sense::{Context, RANGE_WORDS};
+use crate::stages::chunks::Chunk;
+
+fn is_be(w: &str) -> bool {
+    matches!(
+        w,
+        "is" | "are" | "was" | "were" | "am" | "be" | "been" | "being"
+    )
+}
+
+fn is_have(w: &str) -> bool {
+    matches!(w, "has" | "have" | "had")
+}
+
+/// A subject pronoun, or a relative pronoun standing for its noun: the verb after one is all
+/// that says what the subject is or undergoes (`they are banned`, `dinners that were approved`).
+fn is_subject(w: &str) -> bool {
+    matches!(
+        w,
+        "i" | "you" | "he" | "she" | "it" | "we" | "they" | "that" | "which" | "who"
+    )
+}
+
+fn is_modal(w: &str) -> bool {
+    matches!(
+        w,
+        "would" | "could" | "should" | "must" | "might" | "may" | "will" | "shall" | "can"
+    )
+}
+
+fn is_negation(w: &str) -> bool {
+    matches!(w, "not" | "never" | "no" | "nor" | "cannot") || w.ends_with("n't")
+}
+
+/// Degree adverbs that a negation before them makes part of what is said: `not off
+/// completely` is not `not off`, `don't want it completely unprotected` not `unprotected`.
+fn is_degree(w: &str) -> bool {
+    matches!(
+        w,
+        "completely" | "entirely" | "fully" | "totally" | "absolutely" | "utterly" | "quite"
+    )
+}
+
+/// Prepositions the word stage may drop that, before another preposition, are a verb's
+/// particle (`came in at`, `turned it on for`, `log in to`).
+fn is_particle(w: &str) -> bool {
+    matches!(w, "in" | "on" | "at" | "about" | "upon")
+}
+
+fn is_preposition(w: &str) -> bool {
+    matches!(
+        w,
+        "at" | "for"
+            | "to"
+            | "with"
+            | "from"
+            | "by"
+            | "in"
+            | "on"
+            | "into"
+            | "onto"
+            | "about"
+            | "of"
+            | "over"
+            | "under"
+    )
+}
+
+/// Whether `w` (this word, one the lists drop) stays for the clause around it.
+pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
+    let prev = ctx.prev.and_then(Chunk::lower_any);
+    let prev = prev.as_deref();
+    let next = ctx.rest.get(1).and_then(Chunk::lower_any);
+    let next = next.as_deref();
+    let joined_to_prev = ctx.prev.is_some_and(|p| p.trail().is_empty());
+    let joined_to_next = ctx.rest.first().is_some_and(|c| c.trail().is_empty());
+    // The verb right after a pronoun or relative subject: without it `they have been flagged`
+    // reads as `they have flagged`, `items that were bought` as `items that bought`.
+    if (is_be(w) || is_have(w)) && joined_to_prev && prev.is_some_and(is_subject) {
+        return true;
+    }
+    // `been` after the `have` that stays makes the perfect (`has been with us`); `have` after a
+    // modal (`would have been 10%`) is what makes it past.
+    if w == "been"
+        && joined_to_prev
+        && prev.is_some_and(|p| is_have(p) || p.ends_with("'ve") || p.ends_with("'d"))
+    {
+        return true;
+    }
+    if is_have(w) && joined_to_prev && prev.is_some_and(is_modal) {
+        return true;
+    }
+    // After a negation `that` opens what is denied: `not that it arrived broken`.
+    if w == "that" && joined_to_prev && prev.is_some_and(is_negation) {
+        return true;
+    }
+    if is_degree(w) && negated_before(ctx) {
+        return true;
+    }
+    // `even then`: the exception still holds at that point.
+    if w == "then" && prev == Some("even") {
+        return true;
+    }
+    if is_particle(w) && joined_to_next {
+        // Before a determiner the preposition opens the noun phrase that says where, when or
+        // whose: `in its possession`, `in the office`, `on the chair` (not `possession`,
+        // `office`, `chair` as objects).
+        if next.is_some_and(idioms::is_determiner) {
+            return true;
+        }
+        // Before another preposition it is a verb's particle: `came in at $48M`, `turned it on
+        // for 10%`.
+        if next.is_some_and(is_preposition) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a negation stands before this word in its clause (within [`RANGE_WORDS`], not
+/// across a comma or the end of a sentence).
+fn negated_before(ctx: &Context<'_, '_>) -> bool {
+    let after = ctx.rest.len().min(RANGE_WORDS + 1);
+    let earlier = &ctx.window[..ctx.window.len() - after];
+    for chunk in earlier.iter().rev() {
+        if chunk.trail().contains([',', ';', ':', '.', '!', '?']) {
+            return false;
+        }
+        if chunk.lower_any().is_some_and(|w| is_negation(&w)) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::run;
+    use crate::options::Mode;
+
+    #[test]
+    fn a_pronoun_or_relative_subject_keeps_its_verb() {
+        for mode in [Mode::Conservative, Mode::Balanced, Mode::Aggressive] {
+            let out = run(
+                "Do not tell them that they have been flagged for review.",
+                mode,
+            );
+            assert!(out.contains("have been flagged"), "{mode:?}: {out}");
+            let out = run("Items that were bought on sale are refundable.", mode);
+            assert!(out.contains("that were bought"), "{mode:?}: {out}");
+        }
+        assert_eq!(
+            run("Organic growth would have been 10%.", Mode::Balanced),
+            "Organic growth would have been 10%."
+        );
+        // After a noun the copula still goes.
+        assert_eq!(
+            run("The file is stored in the vault.", Mode::Balanced),
+            "File stored in vault."
+        );
+    }
+
+    #[test]
+    fn a_negation_keeps_what_it_reaches() {
+        assert_eq!(
+            run(
+                "It stopped working, not that it arrived broken.",
+                Mode::Balanced
+            ),
+            "It stopped working, not that it arrived broken."
+        );
+        assert_eq!(
+            run(
+                "Not off completely. I don't want it completely unprotected.",
+                Mode::Balanced
+            ),
+            "Not off completely. I don't want it completely unprotected."
+        );
+        assert_eq!(
+            run("The tank was completely filled.", Mode::Conservative),
+            "Tank filled."
+        );
+        assert_eq!(
+            run(
+                "Never more than 10%, and even then only once.",
+                Mode::Balanced
+            ),
+            "Never more than 10%, even then only once."
+        );
+    }
+
+    #[test]
+    fn a_preposition_opening_a_noun_phrase_or_a_particle_stays() {
+        assert_eq!(
+            run("Return all data in its possession.", Mode::Balanced),
+            "Return all data in its possession."
+        );
+        assert_eq!(
+            run(
+                "Employees must be in the office on Mondays.",
+                Mode::Balanced
+            ),
+            "Employees must be in office Mondays."
+        );
+        assert_eq!(
+            run(
+                "Revenue came in at $48.2 million; we turned it on for 10%.",
+                Mode::Balanced
+            ),
+            "Revenue came in at $48.2 million; we turned it on for 10%."
+        );
+    }
+}
