@@ -28,7 +28,10 @@ pub fn run(text: &str, mode: Mode) -> String {
                 last_blank = false;
             }
             Kind::Blank => {
-                if !compact && !last_blank {
+                // A run of blank lines becomes one, in every mode: it marks a paragraph, a
+                // section or another message in a thread, and costs next to nothing (`.\n\n`
+                // is one token, as `.\n` is).
+                if !last_blank {
                     out.line(&[]);
                 }
                 last_blank = true;
@@ -471,7 +474,7 @@ mod tests {
         );
         assert_eq!(
             run(text, Mode::Balanced),
-            "# Title\nSome bold text.\n|a|b|\n|---|:-:|\n"
+            "# Title\n\nSome bold text.\n\n|a|b|\n|---|:-:|\n"
         );
     }
 
