@@ -190,6 +190,10 @@ mod tests {
             "You are not doctor."
         );
         assert_eq!(run("You are sure?", Mode::Balanced), "You are sure?");
+        assert_eq!(
+            run("You are Forge, a coding assistant.", Mode::Balanced),
+            "You are Forge, coding assistant."
+        );
         assert!(run("You are, in fact, right.", Mode::Balanced).starts_with("You are,"));
     }
 

@@ -23,7 +23,7 @@ pub(super) struct Context<'c, 'a> {
 /// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
 /// goes with the copula that follows it, which every mode drops: what remains reads as the
 /// role itself (`Expert in ...`) rather than `You expert in ...`. Not before a negation
-/// (`You are not ...`), which keeps its copula and so its subject.
+/// (`You are not ...`), which keeps its copula and so its subject, nor before a name.
 pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
     let word = |n: usize| ctx.rest.get(n).and_then(Chunk::lower_any);
     let opens_role = w == "you"
@@ -32,6 +32,8 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
         && word(1).as_deref() == Some("are")
         && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
         && word(2).is_some_and(|n| !crate::guard::is_restrictive(n.as_bytes()))
+        // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.
+        && !ctx.rest.get(2).is_some_and(Chunk::is_capitalized)
         && !sentence_is_question(ctx.rest);
     opens_role.then_some(Mode::Conservative)
 }
