@@ -66,7 +66,6 @@ static RULES: &[Rule] = &[
     r("will you please", "", Start, C),
     r("can you", "", Start, C),
     r("could you", "", Start, C),
-    r("would you", "", Start, C),
     r("you are going to", "", Start, C),
     r("you will need to", "", Start, C),
     r("you need to", "", Start, C),
@@ -92,34 +91,35 @@ static RULES: &[Rule] = &[
     r("i would appreciate it if you", "", Start, C),
     r("it would be great if you could", "", Start, C),
     r("as an ai language model", "", Start, C),
-    // Balanced: verbose phrases with a shorter equal.
+    // Verbose phrases with a shorter equal: balanced, and conservative too for those holding an
+    // article, since conservative drops articles and would leave `due to fact`, `in event`.
     r("you will", "", Start, B),
     r("you are to", "", Start, B),
     r("in order to", "to", Anywhere, B),
     r("in order for", "for", Anywhere, B),
     r("so as to", "to", Anywhere, B),
-    r("due to the fact that", "because", Anywhere, B),
-    r("owing to the fact that", "because", Anywhere, B),
-    r("in light of the fact that", "because", Anywhere, B),
-    r("given the fact that", "because", Anywhere, B),
-    r("in spite of the fact that", "although", Anywhere, B),
-    r("despite the fact that", "although", Anywhere, B),
-    r("regardless of the fact that", "although", Anywhere, B),
-    r("the fact that", "that", Anywhere, B),
+    r("due to the fact that", "because", Anywhere, C),
+    r("owing to the fact that", "because", Anywhere, C),
+    r("in light of the fact that", "because", Anywhere, C),
+    r("given the fact that", "because", Anywhere, C),
+    r("in spite of the fact that", "although", Anywhere, C),
+    r("despite the fact that", "although", Anywhere, C),
+    r("regardless of the fact that", "although", Anywhere, C),
+    r("the fact that", "that", Anywhere, C),
     r("at this point in time", "now", Anywhere, B),
-    r("at the present time", "now", Anywhere, B),
-    r("at the current time", "now", Anywhere, B),
+    r("at the present time", "now", Anywhere, C),
+    r("at the current time", "now", Anywhere, C),
     r("at this moment in time", "now", Anywhere, B),
     r("in this day and age", "today", Anywhere, B),
-    r("in the event that", "if", Anywhere, B),
-    r("in the case that", "if", Anywhere, B),
+    r("in the event that", "if", Anywhere, C),
+    r("in the case that", "if", Anywhere, C),
     r("in cases where", "where", Anywhere, B),
     r("in situations where", "where", Anywhere, B),
-    r("for the purpose of", "for", Anywhere, B),
-    r("for the purposes of", "for", Anywhere, B),
-    r("with the purpose of", "to", Anywhere, B),
-    r("with the aim of", "to", Anywhere, B),
-    r("with the goal of", "to", Anywhere, B),
+    r("for the purpose of", "for", Anywhere, C),
+    r("for the purposes of", "for", Anywhere, C),
+    r("with the purpose of", "to", Anywhere, C),
+    r("with the aim of", "to", Anywhere, C),
+    r("with the goal of", "to", Anywhere, C),
     r("with regard to", "about", Anywhere, B),
     r("with regards to", "about", Anywhere, B),
     r("in regard to", "about", Anywhere, B),
@@ -128,27 +128,26 @@ static RULES: &[Rule] = &[
     r("in relation to", "about", Anywhere, B),
     r("in reference to", "about", Anywhere, B),
     r("pertaining to", "about", Anywhere, B),
-    r("on the subject of", "about", Anywhere, B),
-    r("on the topic of", "about", Anywhere, B),
-    r("a large number of", "many", Anywhere, B),
-    r("a great number of", "many", Anywhere, B),
-    r("a significant number of", "many", Anywhere, B),
-    r("a large amount of", "much", Anywhere, B),
-    r("a great deal of", "much", Anywhere, B),
+    r("on the subject of", "about", Anywhere, C),
+    r("on the topic of", "about", Anywhere, C),
+    r("a large number of", "many", Anywhere, C),
+    r("a great number of", "many", Anywhere, C),
+    r("a significant number of", "many", Anywhere, C),
+    r("a large amount of", "much", Anywhere, C),
+    r("a great deal of", "much", Anywhere, C),
     // `lots of` fits countable and uncountable nouns alike (`lots of water`, not `many water`).
-    r("a lot of", "lots of", Anywhere, B),
-    r("a wide range of", "many", Anywhere, B),
-    r("a wide variety of", "various", Anywhere, B),
-    r("a variety of", "various", Anywhere, B),
-    r("a range of", "various", Anywhere, B),
-    r("a majority of", "most", Anywhere, B),
-    r("the majority of", "most", Anywhere, B),
-    r("a small number of", "few", Anywhere, B),
-    r("whether or not", "whether", Anywhere, B),
+    r("a lot of", "lots of", Anywhere, C),
+    r("a wide range of", "many", Anywhere, C),
+    r("a wide variety of", "various", Anywhere, C),
+    r("a variety of", "various", Anywhere, C),
+    r("a range of", "various", Anywhere, C),
+    r("a majority of", "most", Anywhere, C),
+    r("the majority of", "most", Anywhere, C),
+    r("a small number of", "few", Anywhere, C),
     r("is able to", "can", Anywhere, B),
     r("are able to", "can", Anywhere, B),
-    r("has the ability to", "can", Anywhere, B),
-    r("have the ability to", "can", Anywhere, B),
+    r("has the ability to", "can", Anywhere, C),
+    r("have the ability to", "can", Anywhere, C),
     r("is capable of", "can", Anywhere, B),
     r("are capable of", "can", Anywhere, B),
     r("it is possible to", "you can", Anywhere, B),
@@ -160,39 +159,39 @@ static RULES: &[Rule] = &[
     r("make sure", "ensure", Anywhere, B),
     r("be sure to", "", Start, B),
     r("ensure that", "ensure", Anywhere, B),
-    r("in a timely manner", "promptly", Anywhere, B),
+    r("in a timely manner", "promptly", Anywhere, C),
     r(
         "in a clear and concise manner",
         "clearly, concisely",
         Anywhere,
-        B,
+        C,
     ),
-    r("in a concise manner", "concisely", Anywhere, B),
-    r("in a clear manner", "clearly", Anywhere, B),
-    r("in a * manner", "*ly", Anywhere, B),
-    r("in a * way", "*ly", Anywhere, B),
-    r("on a daily basis", "daily", Anywhere, B),
-    r("on a regular basis", "regularly", Anywhere, B),
-    r("on a weekly basis", "weekly", Anywhere, B),
+    r("in a concise manner", "concisely", Anywhere, C),
+    r("in a clear manner", "clearly", Anywhere, C),
+    r("in a * manner", "*ly", Anywhere, C),
+    r("in a * way", "*ly", Anywhere, C),
+    r("on a daily basis", "daily", Anywhere, C),
+    r("on a regular basis", "regularly", Anywhere, C),
+    r("on a weekly basis", "weekly", Anywhere, C),
     r("prior to", "before", Anywhere, B),
     r("subsequent to", "after", Anywhere, B),
     r("in close proximity to", "near", Anywhere, B),
-    r("in the vicinity of", "near", Anywhere, B),
+    r("in the vicinity of", "near", Anywhere, C),
     r("take into account", "consider", Anywhere, B),
     r("take into consideration", "consider", Anywhere, B),
     r("give consideration to", "consider", Anywhere, B),
-    r("make a decision", "decide", Anywhere, B),
-    r("come to a conclusion", "conclude", Anywhere, B),
-    r("provide an explanation of", "explain", Anywhere, B),
-    r("provide an explanation for", "explain", Anywhere, B),
-    r("give an explanation of", "explain", Anywhere, B),
-    r("provide a summary of", "summarize", Anywhere, B),
-    r("provide a description of", "describe", Anywhere, B),
-    r("provide a list of", "list", Anywhere, B),
-    r("give a list of", "list", Anywhere, B),
+    r("make a decision", "decide", Anywhere, C),
+    r("come to a conclusion", "conclude", Anywhere, C),
+    r("provide an explanation of", "explain", Anywhere, C),
+    r("provide an explanation for", "explain", Anywhere, C),
+    r("give an explanation of", "explain", Anywhere, C),
+    r("provide a summary of", "summarize", Anywhere, C),
+    r("provide a description of", "describe", Anywhere, C),
+    r("provide a list of", "list", Anywhere, C),
+    r("give a list of", "list", Anywhere, C),
     r("make use of", "use", Anywhere, B),
-    r("make an attempt to", "try to", Anywhere, B),
-    r("in the form of", "as", Anywhere, B),
+    r("make an attempt to", "try to", Anywhere, C),
+    r("in the form of", "as", Anywhere, C),
     r("by means of", "by", Anywhere, B),
     r("by way of", "via", Anywhere, B),
     r("for example", "e.g.", Anywhere, B),
@@ -207,7 +206,7 @@ static RULES: &[Rule] = &[
     r("keep in mind that", "note:", Start, B),
     r("bear in mind that", "note:", Start, B),
     r("note that", "note:", Start, B),
-    r("as a result of", "because of", Anywhere, B),
+    r("as a result of", "because of", Anywhere, C),
     r("as well as", "and", Anywhere, B),
     r("along with", "with", Anywhere, B),
     r("in addition to", "besides", Anywhere, B),
@@ -215,39 +214,42 @@ static RULES: &[Rule] = &[
     r("additionally", "also", Start, B),
     r("furthermore", "also", Start, B),
     r("moreover", "also", Start, B),
-    r("all of the", "all", Anywhere, B),
-    r("some of the", "some", Anywhere, B),
-    r("each of the", "each", Anywhere, B),
-    r("any of the", "any", Anywhere, B),
-    r("both of the", "both", Anywhere, B),
+    r("all of the", "all", Anywhere, C),
+    r("some of the", "some", Anywhere, C),
+    r("each of the", "each", Anywhere, C),
+    r("any of the", "any", Anywhere, C),
+    r("both of the", "both", Anywhere, C),
     r("in between", "between", Anywhere, B),
-    r("a sufficient amount of", "enough", Anywhere, B),
+    r("a sufficient amount of", "enough", Anywhere, C),
     r("needs to be", "must be", Anywhere, B),
     r("need to be", "must be", Anywhere, B),
     r("it is necessary to", "must", Anywhere, B),
     r("it is essential to", "must", Anywhere, B),
-    r("there is a need to", "must", Anywhere, B),
-    r("with the exception of", "except", Anywhere, B),
+    r("there is a need to", "must", Anywhere, C),
+    r("with the exception of", "except", Anywhere, C),
     r("in accordance with", "per", Anywhere, B),
+    r("has to be", "must be", Anywhere, B),
+    r("have to be", "must be", Anywhere, B),
+    r("together with", "with", Anywhere, B),
     r("from time to time", "occasionally", Anywhere, B),
-    r("in the meantime", "meanwhile", Anywhere, B),
+    r("in the meantime", "meanwhile", Anywhere, C),
     r("until such time as", "until", Anywhere, B),
-    r("for the reason that", "because", Anywhere, B),
-    r("in the near future", "soon", Anywhere, B),
-    r("at a later time", "later", Anywhere, B),
+    r("for the reason that", "because", Anywhere, C),
+    r("in the near future", "soon", Anywhere, C),
+    r("at a later time", "later", Anywhere, C),
     r("at some point", "sometime", Anywhere, B),
     r("as follows", "below", Anywhere, B),
     r("of course", "", Anywhere, B),
     r("in fact", "", Anywhere, B),
-    r("as a matter of fact", "", Anywhere, B),
+    r("as a matter of fact", "", Anywhere, C),
     r("needless to say", "", Anywhere, B),
     r("to be honest", "", Anywhere, B),
     r("it goes without saying that", "", Anywhere, B),
-    r("at the end of the day", "ultimately", Anywhere, B),
-    r("the way in which", "how", Anywhere, B),
-    r("the manner in which", "how", Anywhere, B),
-    r("a brief", "brief", Anywhere, B),
-    r("in the context of", "in", Anywhere, B),
+    r("at the end of the day", "ultimately", Anywhere, C),
+    r("the way in which", "how", Anywhere, C),
+    r("the manner in which", "how", Anywhere, C),
+    r("a brief", "brief", Anywhere, C),
+    r("in the context of", "in", Anywhere, C),
     r("based on the", "per", Anywhere, A),
     r("based on", "per", Anywhere, A),
     r("according to", "per", Anywhere, A),
@@ -402,9 +404,15 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
         let first: &'static str = table.words[any][0];
         let at_start = i == 0 || chunks[i - 1].ends_sentence() || chunks[i - 1].text.ends_with(':');
         let mut applied = false;
+        // A modal replacement cannot follow a modal, `to` or `do`: `may need to be doubled` is
+        // not `may must be doubled`, `does not need to be` not `does not must be`.
+        let after_auxiliary = i > 0 && chunks[i - 1].lower_any().is_some_and(|p| takes_a_verb(&p));
         for &idx in candidates.iter() {
             let rule = &RULES[idx];
-            if rule.mode > mode || (rule.at == At::Start && !at_start) {
+            if rule.mode > mode
+                || (rule.at == At::Start && !at_start)
+                || (after_auxiliary && rule.replacement.starts_with("must"))
+            {
                 continue;
             }
             if let Some((len, wildcard)) = matches(chunks, i, &table.words[idx]) {
@@ -428,6 +436,28 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             i += 1;
         }
     }
+}
+
+/// Words after which a bare verb follows: modals, `to`, `do` and negations.
+fn takes_a_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "may"
+            | "might"
+            | "can"
+            | "could"
+            | "would"
+            | "should"
+            | "will"
+            | "shall"
+            | "must"
+            | "to"
+            | "do"
+            | "does"
+            | "did"
+            | "not"
+            | "never"
+    ) || w.ends_with("n't")
 }
 
 /// What `-ly` attaches to for the adverb of `adjective`: `clear` -> `clear`, `happy` ->
@@ -596,12 +626,34 @@ mod tests {
     }
 
     #[test]
-    fn verbose_phrases_are_rewritten_in_balanced_only() {
+    fn verbose_phrases_are_rewritten_in_balanced_and_whole_ones_in_conservative() {
         let text = "Do this in order to win, due to the fact that it works.";
-        assert_eq!(run(text, Mode::Conservative), text);
+        assert_eq!(
+            run(text, Mode::Conservative),
+            "Do this in order to win, because it works."
+        );
         assert_eq!(
             run(text, Mode::Balanced),
             "Do this to win, because it works."
+        );
+    }
+
+    #[test]
+    fn a_modal_replacement_never_follows_a_modal() {
+        assert_eq!(
+            run("The dose may need to be doubled.", Mode::Balanced),
+            "The dose may need to be doubled."
+        );
+        assert_eq!(
+            run(
+                "It does not need to be fast; it has to be right.",
+                Mode::Balanced
+            ),
+            "It does not need to be fast; it must be right."
+        );
+        assert_eq!(
+            run("It needs to be fast.", Mode::Balanced),
+            "It must be fast."
         );
     }
 

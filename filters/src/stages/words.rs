@@ -20,24 +20,31 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
         "a" | "an" | "the" | "please" | "kindly" | "very" | "really" | "basically" | "actually"
-        | "simply" | "quite" | "essentially" | "literally" | "certainly" | "definitely"
-        | "truly" | "totally" | "extremely" | "absolutely" | "fairly" | "somewhat" | "perhaps"
-        | "maybe" | "probably" | "possibly" | "obviously" | "surely" | "indeed" | "honestly"
-        | "incredibly" | "highly" | "utterly" | "entirely" | "completely" | "overall"
-        | "additionally"
+        | "simply" | "essentially" | "literally" | "certainly" | "definitely" | "truly"
+        | "extremely" | "absolutely" | "obviously" | "surely" | "indeed" | "honestly"
+        | "incredibly" | "highly" | "utterly" | "overall" | "additionally"
         // Spoken disfluencies, as transcripts carry them.
         | "um" | "umm" | "uh" | "uhm" | "erm" | "hmm" => Some(Mode::Conservative),
         "is" | "are" | "was" | "were" | "be" | "been" | "being" | "am" | "your" | "yours"
-        | "my" | "that" | "which" | "who" | "whom" | "there" | "also" | "so" | "then" | "thus"
-        | "therefore" | "hence" | "easily" | "properly" | "appropriately" | "successfully"
-        | "effectively" | "efficiently" | "specifically" | "here" => Some(Mode::Conservative),
+        | "that" | "which" | "who" | "whom" | "there" | "easily" | "appropriately"
+        | "successfully" | "effectively" | "efficiently" | "specifically" | "here" => {
+            Some(Mode::Conservative)
+        }
+        // Hedges and linking adverbs: what they say is a matter of degree or emphasis.
+        "quite" | "fairly" | "somewhat" | "perhaps" | "maybe" | "probably" | "possibly"
+        | "also" | "then" => Some(Mode::Balanced),
         // Not listed, because they change what an instruction asks: `still`, `already`, `even`
         // (`even if`), `strictly`, `directly`, `explicitly`, `immediately`, `quickly`,
         // `carefully`, `accurately`, `thoroughly`, `currently`, and the frequency hedges
         // `usually`, `typically`, `generally`, which turn a rule of thumb into a rule. Nor
         // `especially` and `particularly`, which scope a rule (`especially if it changes the
         // system` is not `if it changes the system`), nor the possessives `its`, `their`, `our`
-        // and `his`, which say whose (`caused by its negligence`, `on their behalf`).
+        // and `his`, which say whose (`caused by its negligence`, `on their behalf`), nor `my`
+        // in a text where several people speak (`what my finance team needs`). Nor the causal
+        // links `so`, `thus`, `therefore`, `hence` (`it started from Fresno, so it kept sending
+        // drivers out`), nor `completely`, `entirely`, `totally` and `properly`, which say how
+        // far or how well (`rather than avoiding them completely`, `fix it properly`), nor
+        // `will`, whose verb would read as a command (`the dough will turn sour`).
         //
         // Aggressive drops the pronouns of the one addressed and `it`; `I`, `we`, `they`, `her`
         // and the like say who acts among several people (`tell me rather than Dana`, `I'll
@@ -49,7 +56,7 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // `with`, `by`, `from`, `into` and `onto` are never dropped: they say with what, by what,
         // from where and into what (`replace tabs with spaces` is not `replace tabs spaces`).
         "for" | "to" | "as" | "this" | "these" | "those" => Some(Mode::Aggressive),
-        "has" | "have" | "had" | "will" | "let's" | "relevant" | "various" | "certain" | "respective"
+        "has" | "have" | "had" | "let's" | "relevant" | "various" | "certain" | "respective"
         | "corresponding" | "actual" | "specific" | "comprehensive" | "possible" | "available"
         | "appropriate" | "necessary" | "needed" | "useful" | "helpful" | "proper" | "suitable"
         | "given" | "provided" | "following" => Some(Mode::Balanced),
@@ -347,7 +354,7 @@ mod tests {
                 "Remember that your output will be displayed.",
                 Mode::Balanced
             ),
-            "Remember output displayed."
+            "Remember output will be displayed."
         );
     }
 
@@ -382,7 +389,7 @@ mod tests {
             ),
             "We share this with you so you can write code."
         );
-        assert_eq!(run("It is so very easy.", Mode::Balanced), "It is easy.");
+        assert_eq!(run("It is so very easy.", Mode::Balanced), "It is so easy.");
     }
 
     #[test]
@@ -392,7 +399,7 @@ mod tests {
                 "Let me help you with that. I will take it from there.",
                 Mode::Balanced
             ),
-            "Let me help you with that. I take it from there."
+            "Let me help you with that. I will take it from there."
         );
         assert_eq!(
             run("There are three files. Here is the list.", Mode::Balanced),
@@ -615,7 +622,7 @@ mod tests {
                 "If I ask you a question, I will rate your answer.",
                 Mode::Aggressive
             ),
-            "If I ask you question, I rate your answer."
+            "If I ask you question, I will rate your answer."
         );
         assert_eq!(
             run("You write clear code.", Mode::Aggressive),

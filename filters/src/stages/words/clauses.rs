@@ -88,11 +88,28 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if (is_be(w) || is_have(w)) && joined_to_prev && prev.is_some_and(is_subject) {
         return true;
     }
-    // `been` after the `have` that stays makes the perfect (`has been with us`); `have` after a
-    // modal (`would have been 10%`) is what makes it past.
-    if w == "been"
-        && joined_to_prev
-        && prev.is_some_and(|p| is_have(p) || p.ends_with("'ve") || p.ends_with("'d"))
+    // `been` after a `have` makes the perfect (`has been with us`, `have not been reviewed`,
+    // `has rarely been tested`); `have` after a modal (`would have been 10%`) is what makes it
+    // past.
+    if w == "been" && have_before(ctx) {
+        return true;
+    }
+    // Before a verb that takes two objects, the copula is what makes the passive: `a patient
+    // is prescribed clarithromycin` is not `a patient prescribed clarithromycin`.
+    if is_be(w) && next.is_some_and(takes_two_objects) {
+        return true;
+    }
+    // The one addressed is thanked: `Thank you, James.` is not `Thank, James.`
+    if w == "you" && prev.is_some_and(|p| p == "thank") {
+        return true;
+    }
+    // The subject of a clause inside the sentence: `treat it as if it were`, `secrets that you
+    // come across`, `the files that it has delivered`.
+    if matches!(w, "you" | "it")
+        && ctx
+            .before
+            .and_then(Chunk::lower_any)
+            .is_some_and(|b| opens_clause(&b))
     {
         return true;
     }
@@ -104,6 +121,10 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     if is_degree(w) && negated_before(ctx) {
+        return true;
+    }
+    // `the one who owns it` is not `one who owns it` (a numeral).
+    if w == "the" && next.is_some_and(|n| n == "one" || n == "ones") {
         return true;
     }
     // `even then`: the exception still holds at that point.
@@ -120,6 +141,79 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         // Before another preposition it is a verb's particle: `came in at $48M`, `turned it on
         // for 10%`.
         if next.is_some_and(is_preposition) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Words that open a clause of their own inside a sentence, whose subject follows them.
+fn opens_clause(w: &str) -> bool {
+    matches!(
+        w,
+        "that"
+            | "which"
+            | "who"
+            | "whom"
+            | "if"
+            | "as"
+            | "than"
+            | "whether"
+            | "unless"
+            | "because"
+            | "when"
+            | "where"
+            | "while"
+            | "once"
+            | "until"
+            | "before"
+            | "after"
+            | "since"
+            | "though"
+            | "although"
+    )
+}
+
+/// Past participles of verbs that take two objects (`was offered a job`, `were sent a refund`).
+fn takes_two_objects(w: &str) -> bool {
+    matches!(
+        w,
+        "given"
+            | "offered"
+            | "prescribed"
+            | "sent"
+            | "told"
+            | "shown"
+            | "asked"
+            | "paid"
+            | "granted"
+            | "assigned"
+            | "awarded"
+            | "issued"
+            | "taught"
+            | "promised"
+            | "charged"
+            | "denied"
+            | "handed"
+            | "emailed"
+            | "owed"
+            | "allowed"
+            | "refused"
+    )
+}
+
+/// Whether a form of `have` stands before this word in its clause, with at most two words
+/// between (`have not been`, `has rarely ever been`).
+fn have_before(ctx: &Context<'_, '_>) -> bool {
+    let after = ctx.rest.len().min(RANGE_WORDS + 1);
+    let earlier = &ctx.window[..ctx.window.len() - after];
+    for chunk in earlier.iter().rev().take(3) {
+        if !chunk.trail().is_empty() {
+            return false;
+        }
+        if chunk.lower_any().is_some_and(|w| {
+            is_have(&w) || w.ends_with("'ve") || w.ends_with("'d") || &*w == "having"
+        }) {
             return true;
         }
     }
@@ -162,10 +256,49 @@ mod tests {
             run("Organic growth would have been 10%.", Mode::Balanced),
             "Organic growth would have been 10%."
         );
+        for (text, kept) in [
+            (
+                "These files have not been reviewed.",
+                "have not been reviewed",
+            ),
+            ("The key has never been rotated.", "has never been rotated"),
+            (
+                "When a patient is prescribed clarithromycin, stop.",
+                "is prescribed",
+            ),
+            ("The customers were sent a refund.", "were sent"),
+        ] {
+            for mode in [Mode::Conservative, Mode::Balanced, Mode::Aggressive] {
+                let out = run(text, mode);
+                assert!(out.contains(kept), "{mode:?}: {out}");
+            }
+        }
         // After a noun the copula still goes.
         assert_eq!(
             run("The file is stored in the vault.", Mode::Balanced),
             "File stored in vault."
+        );
+    }
+
+    #[test]
+    fn aggressive_keeps_the_subject_of_a_clause_inside_the_sentence() {
+        assert_eq!(
+            run(
+                "If unsure, treat it as if it were covered and ask.",
+                Mode::Aggressive
+            ),
+            "If unsure, treat as if it were covered and ask."
+        );
+        assert_eq!(
+            run(
+                "Secrets that you come across must not be printed.",
+                Mode::Aggressive
+            ),
+            "Secrets you come across must not be printed."
+        );
+        assert_eq!(
+            run("Thank you, James.", Mode::Aggressive),
+            "Thank you, James."
         );
     }
 
@@ -186,8 +319,11 @@ mod tests {
             "Not off completely. I don't want it completely unprotected."
         );
         assert_eq!(
-            run("The tank was completely filled.", Mode::Conservative),
-            "Tank filled."
+            run(
+                "The tank was quite full. It is not quite full.",
+                Mode::Balanced
+            ),
+            "Tank full. It is not quite full."
         );
         assert_eq!(
             run(
