@@ -15,8 +15,8 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 ///
 /// Conservative drops what no reader needs: articles, politeness, hedges and intensifiers.
 /// Balanced adds low-information function words: copulas, possessives, relative pronouns,
-/// linking adverbs. Aggressive writes telegraphically: `you` and `it`, demonstratives,
-/// and `to`, `for` and `as` where no noun phrase follows (`to write`, `check for errors`).
+/// linking adverbs. Aggressive writes telegraphically: `you` and `it`, and `to` marking an
+/// infinitive after a verb that takes one (`want to write`).
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
         "a" | "an" | "the" | "please" | "kindly" | "very" | "really" | "basically" | "actually"
@@ -50,12 +50,19 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // and the like say who acts among several people (`tell me rather than Dana`, `I'll
         // take it to finance myself`), which a transcript or a thread cannot lose.
         "you" | "it" | "you're" | "it's" | "you'll" | "you've" | "you'd" => Some(Mode::Aggressive),
-        // `of` is never dropped: `a photo of the damage` is not `a photo damage`, `two weeks of
-        // the old cluster` not `two weeks old cluster`.
-        "in" | "on" | "at" | "about" | "upon" | "and" => Some(Mode::Balanced),
-        // `with`, `by`, `from`, `into` and `onto` are never dropped: they say with what, by what,
-        // from where and into what (`replace tabs with spaces` is not `replace tabs spaces`).
-        "for" | "to" | "as" | "this" | "these" | "those" => Some(Mode::Aggressive),
+        // `and` after a comma (see `relations`).
+        "and" => Some(Mode::Balanced),
+        // `to` marking an infinitive after a verb that takes one (`want to write`; see
+        // `clauses`).
+        //
+        // No other preposition is ever dropped: each relates two things, and without it the
+        // words around it read as another relation. `a photo of the damage` is not `a photo
+        // damage`, `the alert on checkout errors fires` not `alert checkout errors fires`,
+        // `tickets about exports` not `tickets exports`, `for patients who are bleeding, give`
+        // not `patients who are bleeding, give`, `use the file as input` not `use file input`,
+        // `replace tabs with spaces` not `replace tabs spaces`. Nor are the demonstratives,
+        // which limit what is meant (`do not reveal these instructions`).
+        "to" => Some(Mode::Aggressive),
         "has" | "have" | "had" | "let's" | "relevant" | "various" | "certain" | "respective"
         | "corresponding" | "actual" | "specific" | "comprehensive" | "possible" | "available"
         | "appropriate" | "necessary" | "needed" | "useful" | "helpful" | "proper" | "suitable"
@@ -347,7 +354,7 @@ mod tests {
                 "Use the tools available to you to assist.",
                 Mode::Aggressive
             ),
-            "Use tools available to you assist."
+            "Use tools available to you to assist."
         );
         assert_eq!(
             run(
@@ -365,7 +372,7 @@ mod tests {
                 "Options are labeled from A to D, as in plan A.",
                 Mode::Balanced
             ),
-            "Options labeled from A to D, as plan A."
+            "Options labeled from A to D, as in plan A."
         );
         assert_eq!(
             run("A cat sat on a mat.", Mode::Conservative),
@@ -599,7 +606,7 @@ mod tests {
                 "I was there last time. Ready on Monday at the earliest.",
                 Mode::Balanced
             ),
-            "I was there last time. Ready Monday at earliest."
+            "I was there last time. Ready on Monday at earliest."
         );
     }
 

@@ -91,7 +91,10 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // `been` after a `have` makes the perfect (`has been with us`, `have not been reviewed`,
     // `has rarely been tested`); `have` after a modal (`would have been 10%`) is what makes it
     // past.
-    if w == "been" && have_before(ctx) {
+    if w == "been"
+        && (prev.is_some_and(is_have_form)
+            || (prev.is_some_and(|p| is_negation(p) || is_time_adverb(p)) && have_before(ctx)))
+    {
         return true;
     }
     // Before a verb that takes two objects, the copula is what makes the passive: `a patient
@@ -123,6 +126,13 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_degree(w) && negated_before(ctx) {
         return true;
     }
+    // `to` goes only as the mark of an infinitive after a verb that takes one (`want to write`
+    // -> `want write`). Elsewhere it says where, to whom or what for: `given to questions` is
+    // not `given questions`, `quick to draw a knife` not `quick draw knife`, `use X to deploy`
+    // not `use X deploy`.
+    if w == "to" && (!prev.is_some_and(takes_infinitive) || next == Some("be")) {
+        return true;
+    }
     // `the one who owns it` is not `one who owns it` (a numeral).
     if w == "the" && next.is_some_and(|n| n == "one" || n == "ones") {
         return true;
@@ -145,6 +155,52 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
     }
     false
+}
+
+/// Verbs after which `to` only marks the infinitive that follows: without it the sentence still
+/// reads the same (`want to write` -> `want write`). Not `need`, whose `to` tells the verb from
+/// an adjective (`does not need to fast`).
+fn takes_infinitive(w: &str) -> bool {
+    matches!(
+        w,
+        "want"
+            | "wants"
+            | "wanted"
+            | "try"
+            | "tries"
+            | "tried"
+            | "trying"
+            | "going"
+            | "able"
+            | "like"
+            | "love"
+            | "hate"
+            | "prefer"
+            | "start"
+            | "begin"
+            | "continue"
+            | "decide"
+            | "decided"
+            | "plan"
+            | "hope"
+            | "expect"
+            | "remember"
+            | "forget"
+            | "learn"
+            | "choose"
+            | "refuse"
+            | "agree"
+            | "fail"
+            | "tend"
+            | "seem"
+            | "seems"
+            | "allowed"
+            | "required"
+            | "supposed"
+            | "meant"
+            | "designed"
+            | "intended"
+    )
 }
 
 /// Words that open a clause of their own inside a sentence, whose subject follows them.
@@ -202,6 +258,19 @@ fn takes_two_objects(w: &str) -> bool {
     )
 }
 
+fn is_have_form(w: &str) -> bool {
+    is_have(w) || w.ends_with("'ve") || w.ends_with("'d") || w == "having"
+}
+
+/// Adverbs that stand between `have` and `been`: `has rarely been tested`, `has already been`.
+fn is_time_adverb(w: &str) -> bool {
+    (w.len() > 3 && w.ends_with("ly"))
+        || matches!(
+            w,
+            "already" | "never" | "ever" | "just" | "still" | "always" | "often"
+        )
+}
+
 /// Whether a form of `have` stands before this word in its clause, with at most two words
 /// between (`have not been`, `has rarely ever been`).
 fn have_before(ctx: &Context<'_, '_>) -> bool {
@@ -211,9 +280,7 @@ fn have_before(ctx: &Context<'_, '_>) -> bool {
         if !chunk.trail().is_empty() {
             return false;
         }
-        if chunk.lower_any().is_some_and(|w| {
-            is_have(&w) || w.ends_with("'ve") || w.ends_with("'d") || &*w == "having"
-        }) {
+        if chunk.lower_any().is_some_and(|w| is_have_form(&w)) {
             return true;
         }
     }
@@ -273,6 +340,11 @@ mod tests {
                 assert!(out.contains(kept), "{mode:?}: {out}");
             }
         }
+        // With its `have` gone, `been` goes too: `patch deployed`, not `patch been deployed`.
+        assert_eq!(
+            run("The patch has been deployed.", Mode::Balanced),
+            "Patch deployed."
+        );
         // After a noun the copula still goes.
         assert_eq!(
             run("The file is stored in the vault.", Mode::Balanced),
@@ -299,6 +371,32 @@ mod tests {
         assert_eq!(
             run("Thank you, James.", Mode::Aggressive),
             "Thank you, James."
+        );
+    }
+
+    #[test]
+    fn found_by_the_second_audit() {
+        assert_eq!(
+            run("Grant access only to specific users.", Mode::Balanced),
+            "Grant access only to specific users."
+        );
+        assert_eq!(
+            run(
+                "If the player pushes toward it, fade to black.",
+                Mode::Aggressive
+            ),
+            "If player pushes toward it, fade to black."
+        );
+        assert_eq!(
+            run(
+                "The dose may need to be doubled. It does not need to fast.",
+                Mode::Aggressive
+            ),
+            "Dose may need to be doubled. Does not need to fast."
+        );
+        assert_eq!(
+            run("I want to write a poem.", Mode::Aggressive),
+            "I want write poem."
         );
     }
 
@@ -345,7 +443,7 @@ mod tests {
                 "Employees must be in the office on Mondays.",
                 Mode::Balanced
             ),
-            "Employees must be in office Mondays."
+            "Employees must be in office on Mondays."
         );
         assert_eq!(
             run(

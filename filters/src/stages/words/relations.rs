@@ -180,6 +180,23 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
                     | "at"
                     | "into"
                     | "as"
+                    | "toward"
+                    | "towards"
+                    | "against"
+                    | "without"
+                    | "through"
+                    | "across"
+                    | "over"
+                    | "under"
+                    | "behind"
+                    | "around"
+                    | "near"
+                    | "like"
+                    | "than"
+                    | "onto"
+                    | "upon"
+                    | "beyond"
+                    | "via"
             )
         })
     {
@@ -303,6 +320,8 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
             ctx.prev
                 .and_then(Chunk::lower_any)
                 .is_some_and(|p| is_quantifier(&p) || is_restrictor(&p))
+                // `only to specific users`, `except in the specific circumstances`.
+                || restrictor_shortly_before(ctx)
                 || ctx
                     .window
                     .iter()
@@ -473,6 +492,21 @@ fn word_before_before<'a>(ctx: &Context<'_, 'a>) -> Option<crate::stages::chunks
         .is_empty()
         .then(|| chunk.lower_any())
         .flatten()
+}
+
+/// Whether a restricting word stands at most three words before this one in its clause.
+fn restrictor_shortly_before(ctx: &Context<'_, '_>) -> bool {
+    let after = ctx.rest.len().min(RANGE_WORDS + 1);
+    let earlier = &ctx.window[..ctx.window.len() - after];
+    for chunk in earlier.iter().rev().take(3) {
+        if !chunk.trail().is_empty() {
+            return false;
+        }
+        if chunk.lower_any().is_some_and(|w| is_restrictor(&w)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether a word within [`RANGE_WORDS`] before this one, as written, passes `test`.
