@@ -3,7 +3,7 @@
 //! (negations, restrictive words, numbers, identifiers) and protected spans are never dropped.
 
 mod clauses;
-mod idioms;
+mod lexicon;
 mod relations;
 mod sense;
 

@@ -2,11 +2,11 @@
 //! tuning corpus (system prompts, a contract, a transcript, an email thread):
 //! - the verb of a pronoun or relative subject: `they have been flagged` is not `they have
 //!   flagged`, `items that were bought` is not `items that bought`;
-//! - the reach of a negation: `not that it arrived broken`, `not off completely`;
-//! - a preposition that opens a noun phrase or is a verb's particle: `in its possession`, `on
-//!   the chair`, `came in at`, `turned it on for`.
+//! - the reach of a negation: `not that it arrived broken`, `not quite full`;
+//! - the subject of a clause inside the sentence: `treat it as if it were`;
+//! - `to`, which goes only as the mark of an infinitive (`want to write`).
 
-use super::idioms;
+use super::lexicon;
 use super::sense::{Context, RANGE_WORDS};
 use crate::stages::chunks::Chunk;
 
@@ -50,31 +50,6 @@ fn is_degree(w: &str) -> bool {
     )
 }
 
-/// Prepositions the word stage may drop that, before another preposition, are a verb's
-/// particle (`came in at`, `turned it on for`, `log in to`).
-fn is_particle(w: &str) -> bool {
-    matches!(w, "in" | "on" | "at" | "about" | "upon")
-}
-
-fn is_preposition(w: &str) -> bool {
-    matches!(
-        w,
-        "at" | "for"
-            | "to"
-            | "with"
-            | "from"
-            | "by"
-            | "in"
-            | "on"
-            | "into"
-            | "onto"
-            | "about"
-            | "of"
-            | "over"
-            | "under"
-    )
-}
-
 /// Whether `w` (this word, one the lists drop) stays for the clause around it.
 pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     let prev = ctx.prev.and_then(Chunk::lower_any);
@@ -82,7 +57,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);
     let next = next.as_deref();
     let joined_to_prev = ctx.prev.is_some_and(|p| p.trail().is_empty());
-    let joined_to_next = ctx.rest.first().is_some_and(|c| c.trail().is_empty());
     // The verb right after a pronoun or relative subject: without it `they have been flagged`
     // reads as `they have flagged`, `items that were bought` as `items that bought`.
     if (is_be(w) || is_have(w)) && joined_to_prev && prev.is_some_and(is_subject) {
@@ -112,7 +86,7 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         && ctx
             .before
             .and_then(Chunk::lower_any)
-            .is_some_and(|b| opens_clause(&b))
+            .is_some_and(|b| is_clause_opener(&b))
     {
         return true;
     }
@@ -130,7 +104,12 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // -> `want write`). Elsewhere it says where, to whom or what for: `given to questions` is
     // not `given questions`, `quick to draw a knife` not `quick draw knife`, `use X to deploy`
     // not `use X deploy`.
-    if w == "to" && (!prev.is_some_and(takes_infinitive) || next == Some("be")) {
+    // Before a determiner it is a preposition after all (`continue to the next task`, `show
+    // the plan to the user`).
+    if w == "to"
+        && (!prev.is_some_and(takes_infinitive)
+            || next.is_some_and(|n| n == "be" || lexicon::is_determiner(n)))
+    {
         return true;
     }
     // `the one who owns it` is not `one who owns it` (a numeral).
@@ -140,19 +119,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // `even then`: the exception still holds at that point.
     if w == "then" && prev == Some("even") {
         return true;
-    }
-    if is_particle(w) && joined_to_next {
-        // Before a determiner the preposition opens the noun phrase that says where, when or
-        // whose: `in its possession`, `in the office`, `on the chair` (not `possession`,
-        // `office`, `chair` as objects).
-        if next.is_some_and(idioms::is_determiner) {
-            return true;
-        }
-        // Before another preposition it is a verb's particle: `came in at $48M`, `turned it on
-        // for 10%`.
-        if next.is_some_and(is_preposition) {
-            return true;
-        }
     }
     false
 }
@@ -204,7 +170,7 @@ fn takes_infinitive(w: &str) -> bool {
 }
 
 /// Words that open a clause of their own inside a sentence, whose subject follows them.
-fn opens_clause(w: &str) -> bool {
+fn is_clause_opener(w: &str) -> bool {
     matches!(
         w,
         "that"

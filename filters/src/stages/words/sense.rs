@@ -135,53 +135,26 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    if matches!(
-        w,
-        "of" | "in"
-            | "on"
-            | "at"
-            | "about"
-            | "upon"
-            | "for"
-            | "with"
-            | "by"
-            | "to"
-            | "into"
-            | "onto"
-            | "as"
-            | "from"
-    ) && (next.as_deref().is_some_and(|n| {
-        // The pronoun stays after it, even in aggressive (`tell me about it`, `the order in
-        // which they run`).
-        is_object_pronoun(n)
-    }) || ctx
-        .rest
-        .get(1)
-        .is_some_and(|n| n.span || starts_with_number(n))
-        || (w == "of" && ctx.before.is_some_and(starts_with_number))
-        || (w == "to"
-            && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
-                // `up to 8%`; `has to`, `ought to`: obligation, not possession.
-                matches!(&*p, "up" | "has" | "have" | "had" | "ought")
-            })))
+    // `to` before a pronoun that stays ties it to the sentence (`tell it to you`); next to a
+    // number it says which quantity (`to 2.4%`); before a protected span it says what the span
+    // is to the sentence (`want to `deploy``), which the span cannot say for itself.
+    if w == "to"
+        && (next.as_deref().is_some_and(is_object_pronoun)
+            || ctx
+                .rest
+                .get(1)
+                .is_some_and(|n| n.span || starts_with_number(n)))
     {
-        // Before a pronoun that stays, the preposition ties it to the sentence (`suggestions of
-        // it`; in aggressive, where pronouns go, `to you` goes whole); next
-        // to a number it says which quantity (`7 of 10`, `in 2027`, `up to 8%`, `to 2.4%`);
-        // before a protected span it says what the span is to the sentence (`in {{dir}}`,
-        // `with "OK"`, `to `main``), which the span cannot say for itself;
-        // after `has` it makes an obligation (`has to be finished`).
         return true;
     }
-    // Between a word and itself a connective makes a fixed phrase: `step by step`, `side by
-    // side`, `end to end`, `one by one`, `data in data sources`.
-    if matches!(
-        w,
-        "by" | "to" | "for" | "after" | "in" | "on" | "of" | "and" | "over" | "from"
-    ) && let (Some(before), Some(after)) = (
-        ctx.before.and_then(Chunk::lower_any),
-        ctx.rest.get(1).and_then(Chunk::lower_any),
-    ) && before == after
+    // Between a word and itself a connective makes a fixed phrase: `end to end`, `more and
+    // more`.
+    if matches!(w, "to" | "and")
+        && let (Some(before), Some(after)) = (
+            ctx.before.and_then(Chunk::lower_any),
+            ctx.rest.get(1).and_then(Chunk::lower_any),
+        )
+        && before == after
         && ctx.before.is_some_and(|b| b.trail().is_empty())
     {
         return true;
@@ -322,23 +295,6 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" | "will" => {
             at_start && sentence_is_question(ctx.rest)
         }
-        // `based on`, `depends on`, `focus on`: the verb needs its preposition.
-        "on" => ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
-            matches!(
-                &*p,
-                "based"
-                    | "depending"
-                    | "depends"
-                    | "depend"
-                    | "rely"
-                    | "relies"
-                    | "relying"
-                    | "focus"
-                    | "focused"
-                    | "focuses"
-                    | "focusing"
-            )
-        }),
         // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
         "and" => !ctx.prev.is_some_and(|p| p.text.ends_with(',')),
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
@@ -363,7 +319,7 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             }) && qualifies_next_noun(ctx))
         }
         // `from X to Y`, `to` before `from`: a range keeps both ends.
-        "to" | "from" => {
+        "to" => {
             let has = |end: &str| {
                 ctx.window
                     .iter()

@@ -1,0 +1,80 @@
+//! Closed word classes the context rules share: the determiners, and the low-information
+//! adjectives with their opposites. Standard English only, none fitted to a corpus.
+
+/// Words that open a noun phrase: after `to` they show it is a preposition governing a thing
+/// (`continue to the next task`), not the mark of an infinitive (`want to write`).
+pub(super) fn is_determiner(word: &str) -> bool {
+    matches!(
+        word,
+        "the"
+            | "a"
+            | "an"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "each"
+            | "every"
+            | "all"
+            | "any"
+            | "some"
+            | "my"
+            | "your"
+            | "his"
+            | "her"
+            | "its"
+            | "our"
+            | "their"
+            | "another"
+    )
+}
+
+/// The low-information adjectives the word stage may drop. They are restrictive where a
+/// quantifier, a negation or their opposite is in view (see `relations`).
+pub(super) fn restricts_with_opposite(w: &str) -> bool {
+    matches!(
+        w,
+        "relevant"
+            | "specific"
+            | "actual"
+            | "appropriate"
+            | "necessary"
+            | "available"
+            | "proper"
+            | "useful"
+            | "suitable"
+            | "possible"
+            | "certain"
+            | "helpful"
+    )
+}
+
+/// Whether `other` is the opposite of the adjective `w`: its negative (`irrelevant`,
+/// `unavailable`, `improper`) or its counterpart (`specific`/`generic`, `actual`/`expected`).
+pub(super) fn are_opposites(w: &str, other: &str) -> bool {
+    let negative = ["un", "in", "ir", "im", "non-"]
+        .iter()
+        .any(|prefix| other.strip_prefix(prefix) == Some(w));
+    negative
+        || matches!(
+            (w, other),
+            ("specific", "generic" | "general" | "generally")
+                | ("actual", "expected" | "target" | "ideal" | "intended")
+                | ("necessary", "optional")
+                | ("possible", "certain")
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opposites_are_negatives_or_counterparts() {
+        assert!(are_opposites("relevant", "irrelevant"));
+        assert!(are_opposites("available", "unavailable"));
+        assert!(are_opposites("specific", "generic"));
+        assert!(!are_opposites("specific", "relevant"));
+        assert!(is_determiner("their") && !is_determiner("them"));
+    }
+}
