@@ -161,34 +161,24 @@ pub fn run(text: &str) -> String {
             continue;
         }
         let chunks = chunks::split(line.content);
-        if is_label(line.prefix, &chunks) {
+        // A line opening with a label (`Alice:`, `Subject:`, `Q:`) is what that speaker said or
+        // that message's header: said again by another speaker or in another message, it is not
+        // a repeat (`Dana: Agreed.` after `Bob: Agreed.`).
+        if is_label(line.prefix, &chunks) || opens_with_label(&chunks) {
             let words = Words::of(&chunks, &mut said);
             said.add(words);
             out.push(line.prefix, line.content);
             continue;
         }
         let mut kept: Vec<Chunk> = Vec::with_capacity(chunks.len());
-        // A speaker label (`Alice:`) opening the line stays with what is kept of the line. A
-        // label that is a guard word (`CRITICAL:`) keeps its whole first sentence instead, as
-        // any sentence holding a guard item is kept.
-        let labelled = chunks.len() > 1
-            && chunks[0].text.ends_with(':')
-            && chunks[0].is_capitalized()
-            && !chunks[0].fixed;
-        let body = if labelled {
-            kept.push(chunks[0].clone());
-            &chunks[1..]
-        } else {
-            &chunks[..]
-        };
-        for sentence in sentences(body) {
+        for sentence in sentences(&chunks) {
             let words = Words::of(sentence, &mut said);
             if keep(sentence, &words, &said, &mut scratch) {
                 kept.extend(sentence.iter().cloned());
             }
             said.add(words);
         }
-        if kept.len() == usize::from(labelled) {
+        if kept.is_empty() {
             continue;
         }
         rendered.clear();
@@ -219,6 +209,15 @@ impl Lines {
         self.text.push_str(prefix);
         self.text.push_str(content);
     }
+}
+
+/// Whether the line opens with a label: one capitalized word and a colon (`Alice:`, `Subject:`).
+/// A guard word (`CRITICAL:`) is no label: its sentence is kept anyway, as a guard item's is.
+fn opens_with_label(chunks: &[Chunk]) -> bool {
+    chunks.len() > 1
+        && chunks[0].text.ends_with(':')
+        && chunks[0].is_capitalized()
+        && !chunks[0].fixed
 }
 
 /// A numbered item or a short label line (`7) Completeness`) is structure, not a sentence.
@@ -371,13 +370,15 @@ mod tests {
     }
 
     #[test]
-    fn a_speaker_label_stays_with_its_line() {
-        assert_eq!(
-            run(
-                "Alice: We ship the billing migration in October.\nAlice: Right. We ship the billing migration first."
-            ),
-            "Alice: We ship the billing migration in October.\nAlice: Right."
-        );
+    fn a_labelled_line_is_never_a_repeat() {
+        // What a speaker says again, or another message's header, is no repeat.
+        for text in [
+            "Alice: We ship the billing migration in October.\nAlice: Right. We ship the billing migration first.",
+            "Bob: Agreed, ship it.\nDana: Agreed, ship it.",
+            "Subject: Re: Vendor renewal\nHi Tom.\nSubject: Vendor renewal\nHi Sofia.",
+        ] {
+            assert_eq!(run(text), text);
+        }
     }
 
     #[test]

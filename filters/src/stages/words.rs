@@ -80,6 +80,8 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
     let mut out: Vec<Chunk> = Vec::with_capacity(total);
     let mut lead = String::new();
     let mut capitalize_next = false;
+    let speech =
+        total > 1 && input[0].text.ends_with(':') && input[0].is_capitalized() && !input[0].fixed;
     for (i, mut chunk) in input.iter().cloned().enumerate() {
         if !lead.is_empty() {
             chunk.text.to_mut().insert_str(0, &lead);
@@ -95,6 +97,7 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
             before: i.checked_sub(1).map(|b| &input[b]),
             rest: &input[i..],
             window: &input[i.saturating_sub(RANGE_WORDS)..(i + RANGE_WORDS + 1).min(total)],
+            speech,
         };
         let droppable = !chunk.fixed
             && chunk.lower_any().is_some_and(|w| {
@@ -467,11 +470,11 @@ mod tests {
                 "Add it to the list. Wait for the build. I want to write a poem.",
                 Mode::Aggressive
             ),
-            "Add to list. Wait for build. I want write poem."
+            "Add it to list. Wait for build. I want write poem."
         );
         assert_eq!(
             run("It works as long as the key is set.", Mode::Aggressive),
-            "Works as long as key set."
+            "It works as long as key set."
         );
     }
 
@@ -580,7 +583,7 @@ mod tests {
                 "Iterate as needed and keep it as short as possible.",
                 Mode::Aggressive
             ),
-            "Iterate as needed and keep as short as possible."
+            "Iterate as needed and keep it as short as possible."
         );
         assert_eq!(
             run(
@@ -641,7 +644,7 @@ mod tests {
     fn aggressive_is_telegraphic_but_keeps_negations() {
         assert_eq!(
             run("You are an expert. It is not optional.", Mode::Aggressive),
-            "Expert. Is not optional."
+            "Expert. It is not optional."
         );
     }
 }

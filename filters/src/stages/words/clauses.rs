@@ -76,6 +76,21 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_be(w) && next.is_some_and(takes_two_objects) {
         return true;
     }
+    // In what somebody said (`Chen: It does.`, `Alice: Dana, you wanted to move it.`) `you`
+    // and `it` are people and things of the exchange, not the reader and the task.
+    if ctx.speech && is_addressed_or_it(w) {
+        return true;
+    }
+    // `it` goes only as the object closing its clause (`read the file and summarize it.`);
+    // as a subject or before more words it is what the clause is about (`if it slips, tell
+    // me`, `we turned it on`).
+    if w == "it" && !closes_its_clause(ctx) {
+        return true;
+    }
+    // `let's not`: the negation is the suggestion.
+    if w == "let's" && next.is_some_and(is_negation) {
+        return true;
+    }
     // The one addressed is thanked: `Thank you, James.` is not `Thank, James.`
     if w == "you" && prev.is_some_and(|p| p == "thank") {
         return true;
@@ -121,6 +136,22 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     false
+}
+
+fn is_addressed_or_it(w: &str) -> bool {
+    matches!(
+        w,
+        "you" | "it" | "you're" | "it's" | "you'll" | "you've" | "you'd"
+    )
+}
+
+/// Whether this word is the last of its clause: punctuation after it, or the end of the line.
+fn closes_its_clause(ctx: &Context<'_, '_>) -> bool {
+    ctx.rest.len() == 1
+        || ctx
+            .rest
+            .first()
+            .is_some_and(|c| c.trail().contains(['.', ',', ';', ':', '!', '?']))
 }
 
 /// Verbs after which `to` only marks the infinitive that follows: without it the sentence still
@@ -325,7 +356,7 @@ mod tests {
                 "If unsure, treat it as if it were covered and ask.",
                 Mode::Aggressive
             ),
-            "If unsure, treat as if it were covered and ask."
+            "If unsure, treat it as if it were covered and ask."
         );
         assert_eq!(
             run(
@@ -358,11 +389,31 @@ mod tests {
                 "The dose may need to be doubled. It does not need to fast.",
                 Mode::Aggressive
             ),
-            "Dose may need to be doubled. Does not need to fast."
+            "Dose may need to be doubled. It does not need to fast."
         );
         assert_eq!(
             run("I want to write a poem.", Mode::Aggressive),
             "I want write poem."
+        );
+    }
+
+    #[test]
+    fn what_somebody_said_keeps_its_pronouns() {
+        assert_eq!(run("Chen: It does.", Mode::Aggressive), "Chen: It does.");
+        assert_eq!(
+            run("Alice: Dana, you wanted to move it.", Mode::Aggressive),
+            "Alice: Dana, you wanted move it."
+        );
+        assert_eq!(
+            run(
+                "We turned it on. Read the file and summarize it.",
+                Mode::Aggressive
+            ),
+            "We turned it on. Read file and summarize."
+        );
+        assert_eq!(
+            run("Fine. Let's not block the rollout.", Mode::Balanced),
+            "Fine. Let's not block rollout."
         );
     }
 

@@ -18,6 +18,9 @@ pub(super) struct Context<'c, 'a> {
     pub before: Option<&'c Chunk<'a>>,
     pub rest: &'c [Chunk<'a>],
     pub window: &'c [Chunk<'a>],
+    /// The line opens with a speaker's or a field's label (`Alice:`, `User:`): it is what
+    /// somebody said, where `you` and `it` are people and things of that exchange.
+    pub speech: bool,
 }
 
 /// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
