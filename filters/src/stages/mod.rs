@@ -52,7 +52,12 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
         pleasantries::drop(chunks, kind == Kind::Text);
         phrases::rewrite(chunks, mode, tokenizer);
     };
-    let thin = move |chunks: &mut Vec<chunks::Chunk>, _: Kind| words::drop_words(chunks, mode);
+    // A heading keeps its words: the text refers to it by them (`see "What you can do"`).
+    let thin = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
+        if !matches!(kind, Kind::Heading(_)) {
+            words::drop_words(chunks, mode);
+        }
+    };
     if mode == Mode::Aggressive {
         // Pruning compares whole sentences, so it runs between the two word-level passes.
         let (deterministic, _) = map_prose(&cleaned, rewrite, None::<Edit>, Bullets::Keep);

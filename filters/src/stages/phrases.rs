@@ -406,7 +406,11 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
         let mut applied = false;
         // A modal replacement cannot follow a modal, `to` or `do`: `may need to be doubled` is
         // not `may must be doubled`, `does not need to be` not `does not must be`.
-        let after_auxiliary = i > 0 && chunks[i - 1].lower_any().is_some_and(|p| takes_a_verb(&p));
+        // Nor in a comparison, where `needs to be` is what something is measured against
+        // (`harder than it needs to be`).
+        let word_back = |n: usize| i.checked_sub(n).and_then(|j| chunks[j].lower_any());
+        let after_auxiliary = word_back(1).is_some_and(|p| takes_a_verb(&p) || &*p == "than")
+            || word_back(2).is_some_and(|p| &*p == "than");
         for &idx in candidates.iter() {
             let rule = &RULES[idx];
             if rule.mode > mode
@@ -654,6 +658,10 @@ mod tests {
         assert_eq!(
             run("It needs to be fast.", Mode::Balanced),
             "It must be fast."
+        );
+        assert_eq!(
+            run("It is harder than it needs to be.", Mode::Balanced),
+            "It is harder than it needs to be."
         );
     }
 

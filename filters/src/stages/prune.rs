@@ -26,6 +26,8 @@ struct Said {
     holders: Vec<Vec<u32>>,
     /// For each sentence, its distinct words, sorted.
     sentences: Vec<Vec<u32>>,
+    /// For each sentence, its words in the order they were said.
+    orders: Vec<Vec<u32>>,
 }
 
 impl Said {
@@ -46,6 +48,7 @@ impl Said {
             self.holders[word as usize].push(id);
         }
         self.sentences.push(words.distinct);
+        self.orders.push(words.order);
     }
 
     /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`' distinct
@@ -81,9 +84,12 @@ impl Said {
                 }
             }
         }
-        let found = candidates
-            .iter()
-            .any(|&id| shared(&self.sentences[id as usize], &sorted) >= needed);
+        // The same words in another order say something else: `Bob reviews code from Alice`
+        // after `Alice reviews code from Bob`, `migrate the database, then back it up`.
+        let found = candidates.iter().any(|&id| {
+            shared(&self.sentences[id as usize], &sorted) >= needed
+                && is_subsequence(&words.order, &self.orders[id as usize])
+        });
         for id in candidates {
             seen[id as usize] = false;
         }
@@ -97,6 +103,8 @@ struct Words {
     count: usize,
     /// Without repeats, sorted.
     distinct: Vec<u32>,
+    /// In the order they stand.
+    order: Vec<u32>,
     /// Every one is a word of greetings, thanks and sign-offs.
     pleasantries: bool,
 }
@@ -117,14 +125,22 @@ impl Words {
             distinct.push(said.intern(word));
         }
         let count = distinct.len();
+        let order = distinct.clone();
         distinct.sort_unstable();
         distinct.dedup();
         Words {
             count,
             distinct,
+            order,
             pleasantries,
         }
     }
+}
+
+/// Whether `short` is `long` with some words left out, the rest in the same order.
+fn is_subsequence(short: &[u32], long: &[u32]) -> bool {
+    let mut rest = long.iter();
+    short.iter().all(|word| rest.any(|w| w == word))
 }
 
 /// The number of words two sorted, repeat-free lists have in common.
@@ -230,6 +246,13 @@ fn keep(sentence: &[Chunk], words: &Words, said: &Said, scratch: &mut Vec<bool>)
     if sentence
         .iter()
         .any(|c| c.span || (c.fixed && crate::guard::is_required_word(c.core())))
+    {
+        return true;
+    }
+    // A lead-in (`When the user asks you to commit:`) is what the lines after it depend on.
+    if sentence
+        .last()
+        .is_some_and(|c| c.text.trim_end().ends_with(':'))
     {
         return true;
     }
@@ -397,6 +420,17 @@ mod tests {
     }
 
     #[test]
+    fn the_same_words_in_another_order_or_a_lead_in_are_no_repeat() {
+        for text in [
+            "Alice reviews code from Bob. Bob reviews code from Alice.",
+            "Back up the database, then migrate it. Migrate the database, then back it up.",
+            "When the user asks you to commit changes, run the tests. When the user asks you to commit:",
+        ] {
+            assert_eq!(run(text), text);
+        }
+    }
+
+    #[test]
     fn drops_repeats_and_keeps_constraints() {
         let text = "Write a short poem about the sea. Write a poem about the sea.\nNever rhyme about the sea poem.";
         assert_eq!(
@@ -424,9 +458,9 @@ mod tests {
         ] {
             text.push_str(&format!(" Review the code for {topic}."));
         }
-        text.push_str(" Review code for authentication flaws.");
+        text.push_str(" Review code for security flaws.");
         let out = run(&text);
-        assert_eq!(out.matches("authentication").count(), 1, "{out}");
+        assert_eq!(out.matches("security flaws").count(), 1, "{out}");
         assert!(out.contains("speed regressions."), "{out}");
         // Four of its seven words were said before, but not in one sentence: it stays.
         let new = "Review authentication logging naming.";

@@ -15,8 +15,8 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 ///
 /// Conservative drops what no reader needs: articles, politeness, hedges and intensifiers.
 /// Balanced adds low-information function words: copulas, possessives, relative pronouns,
-/// linking adverbs. Aggressive writes telegraphically: `you` and `it`, and `to` marking an
-/// infinitive after a verb that takes one (`want to write`).
+/// linking adverbs. Aggressive writes telegraphically: `you`, and `to` marking an infinitive
+/// after a verb that takes one (`want to write`).
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
         "a" | "an" | "the" | "please" | "kindly" | "very" | "really" | "basically" | "actually"
@@ -46,10 +46,11 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // far or how well (`rather than avoiding them completely`, `fix it properly`), nor
         // `will`, whose verb would read as a command (`the dough will turn sour`).
         //
-        // Aggressive drops the pronouns of the one addressed and `it`; `I`, `we`, `they`, `her`
-        // and the like say who acts among several people (`tell me rather than Dana`, `I'll
-        // take it to finance myself`), which a transcript or a thread cannot lose.
-        "you" | "it" | "you're" | "it's" | "you'll" | "you've" | "you'd" => Some(Mode::Aggressive),
+        // Aggressive drops the pronouns of the one addressed, and `it's`; `it`, `I`, `we`,
+        // `they`, `her` and the like say who acts among several people or what is acted on
+        // (`tell me rather than Dana`, `I'll take it to finance myself`, `check that nothing
+        // uses it`), which a transcript, a thread or a condition cannot lose.
+        "you" | "you're" | "it's" | "you'll" | "you've" | "you'd" => Some(Mode::Aggressive),
         // `and` after a comma (see `relations`).
         "and" => Some(Mode::Balanced),
         // `to` marking an infinitive after a verb that takes one (`want to write`; see

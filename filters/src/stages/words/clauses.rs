@@ -81,10 +81,58 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if ctx.speech && is_addressed_or_it(w) {
         return true;
     }
-    // `it` goes only as the object closing its clause (`read the file and summarize it.`);
-    // as a subject or before more words it is what the clause is about (`if it slips, tell
-    // me`, `we turned it on`).
-    if w == "it" && !closes_its_clause(ctx) {
+    // Before an article the copula says what a thing is: `the buyer is the company that issues
+    // the order` is not `buyer company that issues order`, a noun phrase.
+    if is_be(w)
+        && ctx.prev.is_some_and(|p| !p.ends_sentence())
+        && next.is_some_and(|n| matches!(n, "the" | "a" | "an"))
+    {
+        return true;
+    }
+    // A copula after `and`, `or`, `but` starts a predicate of its own: without it `not
+    // helpful to the user and are expensive` puts `expensive` under the `not`.
+    if is_be(w) && prev.is_some_and(|p| matches!(p, "and" | "or" | "but")) {
+        return true;
+    }
+    // A question word's copula is the question: `What is the limit?` is not `What limit?`.
+    if is_be(w)
+        && prev.is_some_and(|p| {
+            matches!(
+                p,
+                "what" | "who" | "where" | "when" | "how" | "why" | "which"
+            )
+        })
+    {
+        return true;
+    }
+    // `on your own`: `own` needs its owner.
+    if matches!(w, "your" | "my") && next == Some("own") {
+        return true;
+    }
+    // `You are allowed to`, `you were asked to`: the one the permission or duty is for.
+    if w == "you"
+        && next.is_some_and(is_be)
+        && ctx
+            .rest
+            .get(2)
+            .and_then(Chunk::lower_any)
+            .is_some_and(|n| n.ends_with("ed"))
+    {
+        return true;
+    }
+    // `you` after a word of its clause is an object, someone acted on (`when the user asks you
+    // to do something`); only a clause's first `you` is the reader the prompt addresses.
+    if w == "you"
+        && ctx
+            .prev
+            .is_some_and(|p| !p.text.ends_with([',', ';', ':', '.', '!', '?']))
+    {
+        return true;
+    }
+    // After a comma `and` goes only as the last joint of a list (`read, check, and run`), where
+    // the commas join the items; after a clause (`unless asked, and never force-push`) it keeps
+    // the next clause out of the condition.
+    if w == "and" && (next.is_some_and(is_negation) || !comma_before_the_last(ctx)) {
         return true;
     }
     // `let's not`: the negation is the suggestion.
@@ -145,18 +193,10 @@ fn is_addressed_or_it(w: &str) -> bool {
     )
 }
 
-/// Whether this word is the last of its clause: punctuation after it, or the end of the line.
-fn closes_its_clause(ctx: &Context<'_, '_>) -> bool {
-    ctx.rest.len() == 1
-        || ctx
-            .rest
-            .first()
-            .is_some_and(|c| c.trail().contains(['.', ',', ';', ':', '!', '?']))
-}
-
 /// Verbs after which `to` only marks the infinitive that follows: without it the sentence still
 /// reads the same (`want to write` -> `want write`). Not `need`, whose `to` tells the verb from
-/// an adjective (`does not need to fast`).
+/// an adjective (`does not need to fast`), nor a participle (`imports that are required to run
+/// the code`, `allowed to edit`), whose `to` says what for.
 fn takes_infinitive(w: &str) -> bool {
     matches!(
         w,
@@ -191,12 +231,6 @@ fn takes_infinitive(w: &str) -> bool {
             | "tend"
             | "seem"
             | "seems"
-            | "allowed"
-            | "required"
-            | "supposed"
-            | "meant"
-            | "designed"
-            | "intended"
     )
 }
 
@@ -255,8 +289,15 @@ fn takes_two_objects(w: &str) -> bool {
     )
 }
 
+/// `have` as written before `been`, contracted or negated included (`they've`, `it's been`,
+/// `haven't`).
 fn is_have_form(w: &str) -> bool {
-    is_have(w) || w.ends_with("'ve") || w.ends_with("'d") || w == "having"
+    is_have(w)
+        || is_have(w.strip_suffix("n't").unwrap_or(w))
+        || w.ends_with("'ve")
+        || w.ends_with("'d")
+        || w.ends_with("'s")
+        || w == "having"
 }
 
 /// Adverbs that stand between `have` and `been`: `has rarely been tested`, `has already been`.
@@ -278,6 +319,25 @@ fn have_before(ctx: &Context<'_, '_>) -> bool {
             return false;
         }
         if chunk.lower_any().is_some_and(|w| is_have_form(&w)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the words before this one, in its sentence and within [`RANGE_WORDS`], hold a comma
+/// before the one that ends the word right before it: `A, B, and`.
+fn comma_before_the_last(ctx: &Context<'_, '_>) -> bool {
+    let after = ctx.rest.len().min(RANGE_WORDS + 1);
+    let earlier = &ctx.window[..ctx.window.len() - after];
+    let Some((_, before_last)) = earlier.split_last() else {
+        return false;
+    };
+    for chunk in before_last.iter().rev() {
+        if chunk.ends_sentence() {
+            return false;
+        }
+        if chunk.trail().contains(',') {
             return true;
         }
     }
@@ -409,11 +469,77 @@ mod tests {
                 "We turned it on. Read the file and summarize it.",
                 Mode::Aggressive
             ),
-            "We turned it on. Read file and summarize."
+            "We turned it on. Read file and summarize it."
         );
         assert_eq!(
             run("Fine. Let's not block the rollout.", Mode::Balanced),
             "Fine. Let's not block rollout."
+        );
+    }
+
+    #[test]
+    fn found_by_the_third_audit() {
+        assert_eq!(
+            run(
+                "Do it unless the user asked for it, and never force-push.",
+                Mode::Balanced
+            ),
+            "Do it unless user asked for it, and never force-push."
+        );
+        assert_eq!(
+            run(
+                "Read the files, check the diffs, and run the tests.",
+                Mode::Balanced
+            ),
+            "Read files, check diffs, run tests."
+        );
+        assert_eq!(
+            run(
+                "Act only when the user asks you to do something.",
+                Mode::Aggressive
+            ),
+            "Act only when user asks you to do something."
+        );
+        assert_eq!(
+            run(
+                "List files that haven't been added. It's been growing.",
+                Mode::Balanced
+            ),
+            "List files that haven't been added. It's been growing."
+        );
+        assert_eq!(
+            run(
+                "These are not helpful to the user and are very expensive.",
+                Mode::Balanced
+            ),
+            "These are not helpful to user and are expensive."
+        );
+        assert_eq!(
+            run("What is the hotel limit?", Mode::Balanced),
+            "What is hotel limit?"
+        );
+        assert_eq!(
+            run("Work on your own.", Mode::Balanced),
+            "Work on your own."
+        );
+        assert_eq!(
+            run("Merge blocks that each change a file.", Mode::Balanced),
+            "Merge blocks that each change file."
+        );
+        assert_eq!(
+            run("You are allowed to be proactive.", Mode::Balanced),
+            "You are allowed to be proactive."
+        );
+        assert_eq!(
+            run("You are allowed to edit any file.", Mode::Aggressive),
+            "You are allowed to edit any file."
+        );
+        assert_eq!(
+            run(
+                "Add all imports that are required to run the code.",
+                Mode::Aggressive
+            ),
+            "Add all imports that are required to run code."
         );
     }
 
@@ -445,7 +571,7 @@ mod tests {
                 "Never more than 10%, and even then only once.",
                 Mode::Balanced
             ),
-            "Never more than 10%, even then only once."
+            "Never more than 10%, and even then only once."
         );
     }
 

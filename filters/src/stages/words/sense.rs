@@ -35,6 +35,8 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
         && word(1).as_deref() == Some("are")
         && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
         && word(2).is_some_and(|n| !crate::guard::is_restrictive(n.as_bytes()))
+        // `You are allowed to`, `You are expected to`: a permission or duty, not a role.
+        && !word(2).is_some_and(|n| n.ends_with("ed"))
         // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.
         && !ctx.rest.get(2).is_some_and(Chunk::is_capitalized)
         && !sentence_is_question(ctx.rest);
@@ -245,9 +247,10 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                     )
                 })
         }
-        // `that` ending a clause (`help you with that.`) is the thing itself. Before a
-        // determiner or pronoun it introduces a clause (`ensure that the ...`) and can go; before
-        // anything else it points at something specific.
+        // `that` ending a clause (`help you with that.`) is the thing itself. Before an article
+        // or pronoun it introduces a clause (`ensure that the ...`) and can go; before anything
+        // else it points at something specific, or is a relative subject (`blocks that each
+        // change a file`).
         "that" if ctx.rest.first().is_some_and(|c| !c.trail().is_empty()) => true,
         "that" => !next.as_deref().is_some_and(|n| {
             matches!(
@@ -262,9 +265,6 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                     | "i"
                     | "your"
                     | "this"
-                    | "each"
-                    | "every"
-                    | "all"
                     | "there"
                     | "he"
                     | "she"
