@@ -286,6 +286,7 @@ impl Document {
             // a nested item or a table row.
             Some((before, after))
                 if self.bullets == Bullets::Drop
+                    && indent_width(before) < 4
                     && (!after.is_empty() || lines::reads_as_text(content)) =>
             {
                 self.text.push_str(before);
@@ -296,6 +297,11 @@ impl Document {
         self.text.push_str(content);
         self.last_blank = blank;
     }
+}
+
+/// Columns of indentation: four or more before a line of text would make it a code block.
+fn indent_width(indent: &str) -> usize {
+    indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
 pub(crate) fn utf8_len(first: u8) -> usize {
@@ -382,6 +388,11 @@ mod tests {
             "Rules:\nWrite tests.\n  Name each case.\n[ ] Open task\n1. Build.\n2. Ship."
         );
         assert_eq!(staged(text, Mode::Balanced).matches("- ").count(), 2);
+        // Indented four or more, the item would read as a code block without its bullet.
+        assert_eq!(
+            staged("Rules:\n- Top.\n    - Deep item.", Mode::Aggressive),
+            "Rules:\nTop.\n    - Deep item."
+        );
         // An item that would read as another construct without its bullet keeps it.
         assert_eq!(
             staged("- # not a heading\n- 3. not a step", Mode::Aggressive),

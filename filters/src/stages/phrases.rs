@@ -143,8 +143,12 @@ static RULES: &[Rule] = &[
     r("a range of", "various", Anywhere, C),
     r("a majority of", "most", Anywhere, C),
     r("the majority of", "most", Anywhere, C),
-    r("a small number of", "few", Anywhere, C),
+    r("a small number of", "a few", Anywhere, C),
     r("is able to", "can", Anywhere, B),
+    r("was able to", "could", Anywhere, B),
+    r("were able to", "could", Anywhere, B),
+    r("was not able to", "could not", Anywhere, B),
+    r("were not able to", "could not", Anywhere, B),
     r("are able to", "can", Anywhere, B),
     r("has the ability to", "can", Anywhere, C),
     r("have the ability to", "can", Anywhere, C),
@@ -408,8 +412,17 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
         // not `may must be doubled`, `does not need to be` not `does not must be`.
         // Nor in a comparison, where `needs to be` is what something is measured against
         // (`harder than it needs to be`).
+        // Adverbs between do not count (`may also need to be`, `doesn't necessarily need to`).
         let word_back = |n: usize| i.checked_sub(n).and_then(|j| chunks[j].lower_any());
-        let after_auxiliary = word_back(1).is_some_and(|p| takes_a_verb(&p) || &*p == "than")
+        let is_adverb = |w: &str| {
+            (w.len() > 3 && w.ends_with("ly")) || matches!(w, "also" | "still" | "just" | "even")
+        };
+        let auxiliary = (1..=3)
+            .map(word_back)
+            .take_while(Option::is_some)
+            .flatten()
+            .find(|w| !is_adverb(w));
+        let after_auxiliary = auxiliary.is_some_and(|p| takes_a_verb(&p) || &*p == "than")
             || word_back(2).is_some_and(|p| &*p == "than");
         for &idx in candidates.iter() {
             let rule = &RULES[idx];
@@ -420,6 +433,17 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                 continue;
             }
             if let Some((len, wildcard)) = matches(chunks, i, &table.words[idx]) {
+                // `You will see a warning`, `you will be given a puzzle` tell what happens to
+                // the reader; without `you will` they would read as commands.
+                if rule.replacement.is_empty()
+                    && rule.pattern.starts_with("you")
+                    && chunks
+                        .get(i + len)
+                        .and_then(Chunk::lower_any)
+                        .is_some_and(|w| is_experienced(&w))
+                {
+                    continue;
+                }
                 // `in a * way` becomes an adverb only where English forms one regularly.
                 let wildcard = match wildcard {
                     Some(word) if rule.replacement.ends_with("*ly") => match adverb_stem(&word) {
@@ -442,8 +466,19 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
     }
 }
 
+/// Verbs of what happens to the reader rather than what the reader does.
+fn is_experienced(w: &str) -> bool {
+    matches!(
+        w,
+        "be" | "see" | "receive" | "get" | "find" | "notice" | "hear" | "have" | "encounter"
+    )
+}
+
 /// Words after which a bare verb follows: modals, `to`, `do` and negations.
 fn takes_a_verb(w: &str) -> bool {
+    if w.ends_with("'ll") || w.ends_with("'d") {
+        return true;
+    }
     matches!(
         w,
         "may"
@@ -643,6 +678,17 @@ mod tests {
     }
 
     #[test]
+    fn what_happens_to_the_reader_keeps_its_subject() {
+        assert_eq!(
+            run(
+                "You will be given a puzzle. You will write a summary.",
+                Mode::Balanced
+            ),
+            "You will be given a puzzle. Write a summary."
+        );
+    }
+
+    #[test]
     fn a_modal_replacement_never_follows_a_modal() {
         assert_eq!(
             run("The dose may need to be doubled.", Mode::Balanced),
@@ -663,6 +709,13 @@ mod tests {
             run("It is harder than it needs to be.", Mode::Balanced),
             "It is harder than it needs to be."
         );
+        for kept in [
+            "We'll have to be careful.",
+            "The dose may also need to be doubled.",
+            "It doesn't necessarily need to be fast.",
+        ] {
+            assert_eq!(run(kept, Mode::Balanced), kept);
+        }
     }
 
     #[test]

@@ -25,8 +25,7 @@ fn drop_tier(w: &str) -> Option<Mode> {
         | "incredibly" | "highly" | "utterly" | "overall" | "additionally"
         // Spoken disfluencies, as transcripts carry them.
         | "um" | "umm" | "uh" | "uhm" | "erm" | "hmm" => Some(Mode::Conservative),
-        "is" | "are" | "was" | "were" | "be" | "been" | "being" | "am" | "your" | "yours"
-        | "that" | "which" | "who" | "whom" | "there" | "easily" | "appropriately"
+        "is" | "are" | "was" | "were" | "be" | "been" | "being" | "am" | "that" | "which" | "who" | "whom" | "there" | "easily" | "appropriately"
         | "successfully" | "effectively" | "efficiently" | "specifically" | "here" => {
             Some(Mode::Conservative)
         }
@@ -39,7 +38,8 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // `usually`, `typically`, `generally`, which turn a rule of thumb into a rule. Nor
         // `especially` and `particularly`, which scope a rule (`especially if it changes the
         // system` is not `if it changes the system`), nor the possessives `its`, `their`, `our`
-        // and `his`, which say whose (`caused by its negligence`, `on their behalf`), nor `my`
+        // and `his`, which say whose (`caused by its negligence`, `on their behalf`), nor
+        // `your` and `yours` (`caused by your failure`, where another party acts), nor `my`
         // in a text where several people speak (`what my finance team needs`). Nor the causal
         // links `so`, `thus`, `therefore`, `hence` (`it started from Fresno, so it kept sending
         // drivers out`), nor `completely`, `entirely`, `totally` and `properly`, which say how
@@ -365,7 +365,7 @@ mod tests {
                 "Remember that your output will be displayed.",
                 Mode::Balanced
             ),
-            "Remember output will be displayed."
+            "Remember your output will be displayed."
         );
     }
 

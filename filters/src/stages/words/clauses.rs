@@ -41,12 +41,27 @@ fn is_negation(w: &str) -> bool {
     matches!(w, "not" | "never" | "no" | "nor" | "cannot") || w.ends_with("n't")
 }
 
-/// Degree adverbs that a negation before them makes part of what is said: `not off
-/// completely` is not `not off`, `don't want it completely unprotected` not `unprotected`.
+/// Degree adverbs that a negation before them makes part of what is said: `not very good` is
+/// not `not good`, `not really a bug` not `not a bug`, `does not specifically require` not
+/// `does not require`.
 fn is_degree(w: &str) -> bool {
     matches!(
         w,
-        "completely" | "entirely" | "fully" | "totally" | "absolutely" | "utterly" | "quite"
+        "very"
+            | "really"
+            | "quite"
+            | "fairly"
+            | "somewhat"
+            | "absolutely"
+            | "utterly"
+            | "extremely"
+            | "highly"
+            | "incredibly"
+            | "truly"
+            | "specifically"
+            | "certainly"
+            | "definitely"
+            | "necessarily"
     )
 }
 
@@ -120,12 +135,13 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // `you` after a word of its clause is an object, someone acted on (`when the user asks you
-    // to do something`); only a clause's first `you` is the reader the prompt addresses.
+    // `you` inside a sentence is an object, someone acted on (`when the user asks you to do
+    // something`), or the subject after a clause with another (`if the student is stuck, you
+    // may show the next step`); only a sentence's first `you` is the reader addressed.
     if w == "you"
         && ctx
             .prev
-            .is_some_and(|p| !p.text.ends_with([',', ';', ':', '.', '!', '?']))
+            .is_some_and(|p| !p.ends_sentence() && !p.text.ends_with(':'))
     {
         return true;
     }
@@ -171,7 +187,8 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // the plan to the user`).
     if w == "to"
         && (!prev.is_some_and(takes_infinitive)
-            || next.is_some_and(|n| n == "be" || lexicon::is_determiner(n)))
+            || next.is_some_and(|n| n == "be" || lexicon::is_determiner(n))
+            || ctx.rest.get(1).is_some_and(Chunk::is_capitalized))
     {
         return true;
     }
@@ -196,7 +213,9 @@ fn is_addressed_or_it(w: &str) -> bool {
 /// Verbs after which `to` only marks the infinitive that follows: without it the sentence still
 /// reads the same (`want to write` -> `want write`). Not `need`, whose `to` tells the verb from
 /// an adjective (`does not need to fast`), nor a participle (`imports that are required to run
-/// the code`, `allowed to edit`), whose `to` says what for.
+/// the code`, `allowed to edit`), whose `to` says what for, nor a verb that also takes `to` as a
+/// preposition (`going to Paris`, `continue to Phase 2`, `agree to the terms`, `learn to code`,
+/// `plan to release`).
 fn takes_infinitive(w: &str) -> bool {
     matches!(
         w,
@@ -207,26 +226,18 @@ fn takes_infinitive(w: &str) -> bool {
             | "tries"
             | "tried"
             | "trying"
-            | "going"
             | "able"
             | "like"
             | "love"
             | "hate"
-            | "prefer"
-            | "start"
-            | "begin"
-            | "continue"
             | "decide"
             | "decided"
-            | "plan"
             | "hope"
             | "expect"
             | "remember"
             | "forget"
-            | "learn"
             | "choose"
             | "refuse"
-            | "agree"
             | "fail"
             | "tend"
             | "seem"
@@ -540,6 +551,46 @@ mod tests {
                 Mode::Aggressive
             ),
             "Add all imports that are required to run code."
+        );
+    }
+
+    #[test]
+    fn found_by_the_fourth_audit_and_the_review() {
+        assert_eq!(
+            run(
+                "Lucia is engaged to Andrea, whom she does not love.",
+                Mode::Balanced
+            ),
+            "Lucia engaged to Andrea, whom she does not love."
+        );
+        assert_eq!(
+            run(
+                "Files there are deleted. It works, but there is a slip.",
+                Mode::Balanced
+            ),
+            "Files there deleted. It works, but there is slip."
+        );
+        assert_eq!(
+            run("There are three files.", Mode::Balanced),
+            "Three files."
+        );
+        assert_eq!(
+            run(
+                "If the student is stuck, you may show the next step.",
+                Mode::Aggressive
+            ),
+            "If student stuck, you may show next step."
+        );
+        assert_eq!(
+            run("It is not very good. The choice is yours.", Mode::Balanced),
+            "It is not very good. Choice yours."
+        );
+        assert_eq!(
+            run(
+                "I want to go to Paris. Continue to Phase 2.",
+                Mode::Aggressive
+            ),
+            "I want go to Paris. Continue to Phase 2."
         );
     }
 

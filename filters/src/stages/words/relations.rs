@@ -102,8 +102,11 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         // file which you edited`) can it go. `which` before a noun asks which one, and a
         // question word opening a heading or list item is the question (`- Who this page is
         // for`).
+        // After a comma the clause is about the noun before it (`engaged to Andrea, whom she
+        // does not love`): without the pronoun it reads as a clause of its own.
         "who" | "which" | "whom" => {
             ctx.prev.is_none()
+                || ctx.before.is_some_and(|b| b.trail().contains(','))
                 || !next.is_some_and(|n| {
                     lexicon::is_determiner(n) || person_of(n).is_some() || n == "it"
                 })

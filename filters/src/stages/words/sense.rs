@@ -222,8 +222,12 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // `then` closing a clause is a time (`I did not know it then.`); before one it only
         // links (`if it fails, then retry`).
         "then" => closes_clause,
+        // Only opening its sentence does `there` merely introduce: after a noun it is a place
+        // (`files there are deleted`), after `but` the subject of its clause (`but there is a
+        // slip`).
         "there" | "here" => {
             closes_clause
+                || !(at_start || ctx.prev.is_some_and(|p| p.text.ends_with(':')))
                 || !next.as_deref().is_some_and(|n| {
                     matches!(
                         n,
@@ -322,14 +326,9 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             }) && qualifies_next_noun(ctx))
         }
         // `from X to Y`, `to` before `from`: a range keeps both ends.
-        "to" => {
-            let has = |end: &str| {
-                ctx.window
-                    .iter()
-                    .any(|c| c.lower_any().is_some_and(|w| *w == *end))
-            };
-            has("from") && has("to")
-        }
+        "to" => ctx.window[..ctx.window.len() - ctx.rest.len().min(RANGE_WORDS + 1)]
+            .iter()
+            .any(|c| c.lower_any().is_some_and(|w| &*w == "from")),
         _ => false,
     }
 }
