@@ -10,12 +10,13 @@ use std::str::FromStr;
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
-    /// Formatting cleanup, preamble and politeness pruning, duplicate lines.
+    /// Formatting cleanup, preamble and politeness pruning, a line said twice in a row,
+    /// articles, intensifiers and copulas where the sense allows.
     Conservative,
-    /// Conservative plus phrase rewriting, filler, hedges and low-information words.
+    /// Conservative plus phrase rewriting, hedges and low-information function words.
     #[default]
     Balanced,
-    /// Balanced plus sentence-level pruning and telegraphic style.
+    /// Balanced plus sentence-level pruning of repeats and telegraphic style.
     Aggressive,
 }
 

@@ -177,6 +177,15 @@ fn is_abbreviation(core: &str) -> bool {
     )
 }
 
+/// Whether a line's chunks open with a label: one capitalized word and a colon (`Alice:`,
+/// `Subject:`, `User:`), then more. A guard word (`CRITICAL:`) is no label.
+pub fn opens_with_label(chunks: &[Chunk<'_>]) -> bool {
+    chunks.len() > 1
+        && chunks[0].text.ends_with(':')
+        && chunks[0].is_capitalized()
+        && !chunks[0].fixed
+}
+
 /// Splits prose content into chunks; protected spans stay whole with the punctuation touching them.
 pub fn split(content: &str) -> Vec<Chunk<'_>> {
     let spans = protected_spans(content);

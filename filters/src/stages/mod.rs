@@ -2,9 +2,12 @@
 //! protected spans) and returns sealed text; none may drop or change a placeholder.
 //!
 //! - [`cleanup`]: formatting, any language, every mode.
-//! - [`phrases`]: preamble and politeness (conservative), verbose phrases (balanced), English only.
-//! - [`words`]: filler and function words (balanced), telegraphic style (aggressive), English only.
-//! - [`prune`]: redundant and low-information sentences (aggressive), English only.
+//! - [`pleasantries`]: sentences of greetings and thanks alone, every mode, English only.
+//! - [`phrases`]: preamble and politeness (conservative), verbose phrases (balanced; those holding
+//!   an article from conservative on), English only.
+//! - [`words`]: articles, fillers and low-information function words (conservative, balanced),
+//!   telegraphic style (aggressive), English only.
+//! - [`prune`]: repeated sentences and pleasantries (aggressive), English only.
 
 mod chunks;
 mod cleanup;

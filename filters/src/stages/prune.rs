@@ -1,19 +1,19 @@
 //! Sentence-level extractive pruning (aggressive): keeps whole informative sentences and drops
-//! the ones that add nothing: near-duplicates of a sentence said before, and pleasantries. A sentence holding any guard item (negation, number, identifier, quoted
-//! string, placeholder, ...) is always kept, so pruning never removes a constraint.
+//! the ones that add nothing: repeats of a sentence said before, and pleasantries. A sentence
+//! holding any guard item (negation, number, identifier, quoted string, placeholder, ...) is
+//! always kept, so pruning never removes a constraint.
+//!
+//! A repeat is a sentence whose content words one earlier sentence holds, all of them and in the
+//! same order. At 70% of them a sentence that differed in one word of four went (`use short
+//! sentences in the intro section` after `... in the summary section`), and with it an
+//! instruction; in another order the same words say something else (`Bob reviews code from
+//! Alice` after `Alice reviews code from Bob`).
 
 use super::chunks::{self, Chunk};
 use super::lines::{self, Kind};
 use crate::fnv::BuildFnv;
 use crate::lang::sentence_is_english;
 use std::collections::HashMap;
-
-/// Share of a sentence's distinct content words that one earlier sentence already holds, at or
-/// above which it is a near-duplicate of that sentence: all of them. At 70% a sentence that
-/// differed in one word of four went (`use short sentences in the intro section` after `... in
-/// the summary section`), and with it an instruction; a sentence that only restates words
-/// already said together adds nothing.
-const NEAR_DUPLICATE: f64 = 1.0;
 
 /// The sentences said so far, as sets of content words, indexed by word. A sentence is compared
 /// with each earlier sentence on its own, not with everything said before: in a long prompt most
@@ -51,45 +51,27 @@ impl Said {
         self.orders.push(words.order);
     }
 
-    /// True when one earlier sentence holds at least [`NEAR_DUPLICATE`] of `words`' distinct
-    /// words. `seen` is scratch space, one flag per earlier sentence, left cleared.
+    /// True when one earlier sentence holds all of `words`, in the same order. `seen` is
+    /// scratch space, one flag per earlier sentence, left cleared.
     fn repeats(&self, words: &Words, seen: &mut Vec<bool>) -> bool {
-        let distinct = &words.distinct;
-        let needed = (0..=distinct.len())
-            .find(|&m| m as f64 >= NEAR_DUPLICATE * distinct.len() as f64)
-            .unwrap_or(distinct.len());
-        if needed == 0 {
-            return true;
-        }
-        let mut known: Vec<u32> = distinct
+        let Some(&rarest) = words
+            .distinct
             .iter()
-            .copied()
-            .filter(|&word| !self.holders[word as usize].is_empty())
-            .collect();
-        if known.len() < needed {
-            return false;
-        }
-        let sorted = known.clone();
-        // An earlier sentence sharing `needed` of the known words lacks at most
-        // `known - needed` of them, so it holds one of any `known - needed + 1`: only the
-        // holders of that many of the rarest words can be near-duplicates (prefix filtering).
-        known.sort_unstable_by_key(|&word| (self.holders[word as usize].len(), word));
-        let prefix = known.len() - needed + 1;
+            .min_by_key(|&&word| (self.holders[word as usize].len(), word))
+        else {
+            return true;
+        };
+        // Only a holder of the rarest word can hold them all.
         seen.resize(self.sentences.len(), false);
         let mut candidates: Vec<u32> = Vec::new();
-        for &word in &known[..prefix] {
-            for &id in &self.holders[word as usize] {
-                if !std::mem::replace(&mut seen[id as usize], true) {
-                    candidates.push(id);
-                }
+        for &id in &self.holders[rarest as usize] {
+            if !std::mem::replace(&mut seen[id as usize], true) {
+                candidates.push(id);
             }
         }
-        // The same words in another order say something else: `Bob reviews code from Alice`
-        // after `Alice reviews code from Bob`, `migrate the database, then back it up`.
-        let found = candidates.iter().any(|&id| {
-            shared(&self.sentences[id as usize], &sorted) >= needed
-                && is_subsequence(&words.order, &self.orders[id as usize])
-        });
+        let found = candidates
+            .iter()
+            .any(|&id| is_subsequence(&words.order, &self.orders[id as usize]));
         for id in candidates {
             seen[id as usize] = false;
         }
@@ -143,23 +125,6 @@ fn is_subsequence(short: &[u32], long: &[u32]) -> bool {
     short.iter().all(|word| rest.any(|w| w == word))
 }
 
-/// The number of words two sorted, repeat-free lists have in common.
-fn shared(a: &[u32], b: &[u32]) -> usize {
-    let (mut i, mut j, mut both) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                both += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    both
-}
-
 pub fn run(text: &str) -> String {
     let parsed = lines::parse(text);
     let mut said = Said::default();
@@ -180,7 +145,7 @@ pub fn run(text: &str) -> String {
         // A line opening with a label (`Alice:`, `Subject:`, `Q:`) is what that speaker said or
         // that message's header: said again by another speaker or in another message, it is not
         // a repeat (`Dana: Agreed.` after `Bob: Agreed.`).
-        if is_label(line.prefix, &chunks) || opens_with_label(&chunks) {
+        if is_label(line.prefix, &chunks) || chunks::opens_with_label(&chunks) {
             let words = Words::of(&chunks, &mut said);
             said.add(words);
             out.push(line.prefix, line.content);
@@ -225,15 +190,6 @@ impl Lines {
         self.text.push_str(prefix);
         self.text.push_str(content);
     }
-}
-
-/// Whether the line opens with a label: one capitalized word and a colon (`Alice:`, `Subject:`).
-/// A guard word (`CRITICAL:`) is no label: its sentence is kept anyway, as a guard item's is.
-fn opens_with_label(chunks: &[Chunk]) -> bool {
-    chunks.len() > 1
-        && chunks[0].text.ends_with(':')
-        && chunks[0].is_capitalized()
-        && !chunks[0].fixed
 }
 
 /// A numbered item or a short label line (`7) Completeness`) is structure, not a sentence.

@@ -2,24 +2,14 @@
 //! tuning corpus (system prompts, a contract, a transcript, an email thread):
 //! - the verb of a pronoun or relative subject: `they have been flagged` is not `they have
 //!   flagged`, `items that were bought` is not `items that bought`;
-//! - the reach of a negation: `not that it arrived broken`, `not quite full`;
-//! - the subject of a clause inside the sentence: `treat it as if it were`;
+//! - the reach of a negation: `not that it arrived broken`, `not very good`;
+//! - `you` inside a sentence (`when the user asks you to`), and in what somebody said;
+//! - `and` between clauses (`unless asked, and never force-push`);
 //! - `to`, which goes only as the mark of an infinitive (`want to write`).
 
-use super::lexicon;
-use super::sense::{Context, RANGE_WORDS};
+use super::lexicon::{self, is_be, is_have, is_modal, is_negation};
+use super::sense::Context;
 use crate::stages::chunks::Chunk;
-
-fn is_be(w: &str) -> bool {
-    matches!(
-        w,
-        "is" | "are" | "was" | "were" | "am" | "be" | "been" | "being"
-    )
-}
-
-fn is_have(w: &str) -> bool {
-    matches!(w, "has" | "have" | "had")
-}
 
 /// A subject pronoun, or a relative pronoun standing for its noun: the verb after one is all
 /// that says what the subject is or undergoes (`they are banned`, `dinners that were approved`).
@@ -28,17 +18,6 @@ fn is_subject(w: &str) -> bool {
         w,
         "i" | "you" | "he" | "she" | "it" | "we" | "they" | "that" | "which" | "who"
     )
-}
-
-fn is_modal(w: &str) -> bool {
-    matches!(
-        w,
-        "would" | "could" | "should" | "must" | "might" | "may" | "will" | "shall" | "can"
-    )
-}
-
-fn is_negation(w: &str) -> bool {
-    matches!(w, "not" | "never" | "no" | "nor" | "cannot") || w.ends_with("n't")
 }
 
 /// Degree adverbs that a negation before them makes part of what is said: `not very good` is
@@ -82,7 +61,8 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // past.
     if w == "been"
         && (prev.is_some_and(is_have_form)
-            || (prev.is_some_and(|p| is_negation(p) || is_time_adverb(p)) && have_before(ctx)))
+            || (prev.is_some_and(|p| is_negation(p) || is_time_adverb(p))
+                && ctx.shortly_before(is_have_form)))
     {
         return true;
     }
@@ -93,7 +73,7 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     }
     // In what somebody said (`Chen: It does.`, `Alice: Dana, you wanted to move it.`) `you`
     // and `it` are people and things of the exchange, not the reader and the task.
-    if ctx.speech && is_addressed_or_it(w) {
+    if ctx.speech && is_addressed(w) {
         return true;
     }
     // Before an article the copula says what a thing is: `the buyer is the company that issues
@@ -120,10 +100,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // `on your own`: `own` needs its owner.
-    if matches!(w, "your" | "my") && next == Some("own") {
-        return true;
-    }
     // `You are allowed to`, `you were asked to`: the one the permission or duty is for.
     if w == "you"
         && next.is_some_and(is_be)
@@ -145,28 +121,19 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // After a comma `and` goes only as the last joint of a list (`read, check, and run`), where
-    // the commas join the items; after a clause (`unless asked, and never force-push`) it keeps
-    // the next clause out of the condition.
-    if w == "and" && (next.is_some_and(is_negation) || !comma_before_the_last(ctx)) {
+    // `and` joins two things; only after a comma as the last joint of a list (`read, check, and
+    // run`) do the commas join them instead. Before a clause of its own (`, and if nothing
+    // works`, `, and you will give feedback`) or a negation, and after a clause (`unless asked,
+    // and never force-push`), it keeps the next clause out of the one before.
+    if w == "and"
+        && (!ctx.prev.is_some_and(|p| p.text.ends_with(','))
+            || next.is_some_and(|n| is_negation(n) || opens_clause(n))
+            || !comma_before_the_last(ctx))
+    {
         return true;
     }
     // `let's not`: the negation is the suggestion.
     if w == "let's" && next.is_some_and(is_negation) {
-        return true;
-    }
-    // The one addressed is thanked: `Thank you, James.` is not `Thank, James.`
-    if w == "you" && prev.is_some_and(|p| p == "thank") {
-        return true;
-    }
-    // The subject of a clause inside the sentence: `treat it as if it were`, `secrets that you
-    // come across`, `the files that it has delivered`.
-    if matches!(w, "you" | "it")
-        && ctx
-            .before
-            .and_then(Chunk::lower_any)
-            .is_some_and(|b| is_clause_opener(&b))
-    {
         return true;
     }
     if is_have(w) && joined_to_prev && prev.is_some_and(is_modal) {
@@ -203,11 +170,9 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     false
 }
 
-fn is_addressed_or_it(w: &str) -> bool {
-    matches!(
-        w,
-        "you" | "it" | "you're" | "it's" | "you'll" | "you've" | "you'd"
-    )
+/// The forms of `you` and `it's` that aggressive drops.
+fn is_addressed(w: &str) -> bool {
+    matches!(w, "you" | "you're" | "it's" | "you'll" | "you've" | "you'd")
 }
 
 /// Verbs after which `to` only marks the infinitive that follows: without it the sentence still
@@ -242,33 +207,6 @@ fn takes_infinitive(w: &str) -> bool {
             | "tend"
             | "seem"
             | "seems"
-    )
-}
-
-/// Words that open a clause of their own inside a sentence, whose subject follows them.
-fn is_clause_opener(w: &str) -> bool {
-    matches!(
-        w,
-        "that"
-            | "which"
-            | "who"
-            | "whom"
-            | "if"
-            | "as"
-            | "than"
-            | "whether"
-            | "unless"
-            | "because"
-            | "when"
-            | "where"
-            | "while"
-            | "once"
-            | "until"
-            | "before"
-            | "after"
-            | "since"
-            | "though"
-            | "although"
     )
 }
 
@@ -320,28 +258,36 @@ fn is_time_adverb(w: &str) -> bool {
         )
 }
 
-/// Whether a form of `have` stands before this word in its clause, with at most two words
-/// between (`have not been`, `has rarely ever been`).
-fn have_before(ctx: &Context<'_, '_>) -> bool {
-    let after = ctx.rest.len().min(RANGE_WORDS + 1);
-    let earlier = &ctx.window[..ctx.window.len() - after];
-    for chunk in earlier.iter().rev().take(3) {
-        if !chunk.trail().is_empty() {
-            return false;
-        }
-        if chunk.lower_any().is_some_and(|w| is_have_form(&w)) {
-            return true;
-        }
-    }
-    false
+/// Whether the word after `and` opens a clause of its own: a subordinator or a subject.
+fn opens_clause(n: &str) -> bool {
+    matches!(
+        n,
+        "if" | "when"
+            | "whenever"
+            | "while"
+            | "because"
+            | "since"
+            | "although"
+            | "though"
+            | "unless"
+            | "that"
+            | "then"
+            | "so"
+            | "you"
+            | "i"
+            | "we"
+            | "they"
+            | "he"
+            | "she"
+            | "it"
+            | "there"
+    )
 }
 
-/// Whether the words before this one, in its sentence and within [`RANGE_WORDS`], hold a comma
+/// Whether the words before this one, in its sentence and among [`Context::earlier`], hold a comma
 /// before the one that ends the word right before it: `A, B, and`.
 fn comma_before_the_last(ctx: &Context<'_, '_>) -> bool {
-    let after = ctx.rest.len().min(RANGE_WORDS + 1);
-    let earlier = &ctx.window[..ctx.window.len() - after];
-    let Some((_, before_last)) = earlier.split_last() else {
+    let Some((_, before_last)) = ctx.earlier().split_last() else {
         return false;
     };
     for chunk in before_last.iter().rev() {
@@ -355,12 +301,10 @@ fn comma_before_the_last(ctx: &Context<'_, '_>) -> bool {
     false
 }
 
-/// Whether a negation stands before this word in its clause (within [`RANGE_WORDS`], not
+/// Whether a negation stands before this word in its clause (among [`Context::earlier`], not
 /// across a comma or the end of a sentence).
 fn negated_before(ctx: &Context<'_, '_>) -> bool {
-    let after = ctx.rest.len().min(RANGE_WORDS + 1);
-    let earlier = &ctx.window[..ctx.window.len() - after];
-    for chunk in earlier.iter().rev() {
+    for chunk in ctx.earlier().iter().rev() {
         if chunk.trail().contains([',', ';', ':', '.', '!', '?']) {
             return false;
         }

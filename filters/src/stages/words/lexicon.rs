@@ -1,5 +1,6 @@
-//! Closed word classes the context rules share: the determiners, and the low-information
-//! adjectives with their opposites. Standard English only, none fitted to a corpus.
+//! Closed word classes the context rules share: determiners, forms of `be` and `have`, modals,
+//! negations and restrictors, and the low-information adjectives with their opposites.
+//! Standard English only, none fitted to a corpus.
 
 /// Words that open a noun phrase: after `to` they show it is a preposition governing a thing
 /// (`continue to the next task`), not the mark of an infinitive (`want to write`).
@@ -29,7 +30,17 @@ pub(super) fn is_determiner(word: &str) -> bool {
     )
 }
 
-/// The low-information adjectives the word stage may drop. They are restrictive where a
+/// Adjectives that add little before their noun (`the relevant files`), which balanced drops
+/// there (see `sense`).
+pub(super) fn is_low_information_adjective(w: &str) -> bool {
+    restricts_with_opposite(w)
+        || matches!(
+            w,
+            "various" | "respective" | "corresponding" | "comprehensive" | "needed"
+        )
+}
+
+/// The low-information adjectives that have an opposite: they are restrictive where a
 /// quantifier, a negation or their opposite is in view (see `relations`).
 pub(super) fn restricts_with_opposite(w: &str) -> bool {
     matches!(
@@ -63,6 +74,51 @@ pub(super) fn are_opposites(w: &str, other: &str) -> bool {
                 | ("necessary", "optional")
                 | ("possible", "certain")
         )
+}
+
+/// The forms of `be`.
+pub(super) fn is_be(w: &str) -> bool {
+    matches!(
+        w,
+        "is" | "are" | "was" | "were" | "am" | "be" | "been" | "being"
+    )
+}
+
+/// The forms of `have`.
+pub(super) fn is_have(w: &str) -> bool {
+    matches!(w, "has" | "have" | "had")
+}
+
+/// The modal verbs.
+pub(super) fn is_modal(w: &str) -> bool {
+    matches!(
+        w,
+        "would" | "could" | "should" | "must" | "might" | "may" | "will" | "shall" | "can"
+    )
+}
+
+/// The words that negate.
+pub(super) fn is_negation(w: &str) -> bool {
+    matches!(w, "not" | "never" | "no" | "nor" | "cannot") || w.ends_with("n't")
+}
+
+/// Words that restrict or negate what follows them: the phrase after one is what is said.
+pub(super) fn is_restrictor(w: &str) -> bool {
+    matches!(
+        w,
+        "not"
+            | "never"
+            | "only"
+            | "except"
+            | "even"
+            | "especially"
+            | "both"
+            | "either"
+            | "neither"
+            | "nor"
+            | "solely"
+            | "exclusively"
+    ) || w.ends_with("n't")
 }
 
 #[cfg(test)]

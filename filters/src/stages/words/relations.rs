@@ -1,31 +1,12 @@
-//! Context rules for words that relate the others: a pronoun a preposition governs (`a review
-//! of it`), an adjective a quantifier, a restriction or its opposite makes restrictive (`without
-//! proper handling`, `only to specific users`, `specific types over generic ones`), the parties
-//! of a sentence (`if I ask you ..., I rate it`), and the connectives that order or join clauses
-//! (`read the file, then write`, `, and if nothing works`, `stop being`).
+//! Context rules for words that relate the others: a pronoun a preposition governs (`give it
+//! to you`), an adjective a quantifier, a restriction or its opposite makes restrictive
+//! (`without proper handling`, `only to specific users`, `specific types over generic ones`),
+//! the parties of a sentence (`You ask me a question, and I rate it`), relative pronouns, and
+//! the connectives that order clauses (`read the file, then write`, `stop being`).
 
-use super::lexicon;
-use super::sense::{Context, RANGE_WORDS, is_object_pronoun};
+use super::lexicon::{self, is_restrictor};
+use super::sense::{Context, is_object_pronoun};
 use crate::stages::chunks::Chunk;
-
-/// Words that restrict or negate what follows them: the phrase after one is what is said.
-fn is_restrictor(w: &str) -> bool {
-    matches!(
-        w,
-        "not"
-            | "never"
-            | "only"
-            | "except"
-            | "even"
-            | "especially"
-            | "both"
-            | "either"
-            | "neither"
-            | "nor"
-            | "solely"
-            | "exclusively"
-    ) || w.ends_with("n't")
-}
 
 /// Whether `w` (this word, a function word the lists drop) stays for the words around it.
 pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
@@ -76,8 +57,8 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // Aggressive drops subject pronouns, but not where two parties act in one sentence (`if I
-    // ask you a question, you answer and I rate it`): without them the roles swap.
+    // Aggressive drops a sentence's first `you`, but not where two parties act in one sentence
+    // (`You ask me a question, and I rate it`): without it the roles swap.
     if let Some(person) = person_of(w)
         && ctx
             .window
@@ -132,10 +113,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
                     matches!(b, "if" | "when" | "whenever" | "once" | "unless" | "after")
                 })
         }
-        // After a comma `and` is a list's last joint (`A, B, and C`), but before a clause of its
-        // own (`, and if nothing works, they leave`; `, and you will give feedback`) it joins
-        // the clauses.
-        "and" => next.is_some_and(opens_clause),
         // `being` after a verb or preposition taking an -ing form is the verb itself: `stopped
         // being the leader`, `avoid being accused`, `by being informed`.
         "being" => before.is_some_and(takes_gerund),
@@ -147,7 +124,7 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
                 .and_then(Chunk::lower_any)
                 .is_some_and(|p| is_quantifier(&p) || is_restrictor(&p))
                 // `only to specific users`, `except in the specific circumstances`.
-                || restrictor_shortly_before(ctx)
+                || ctx.shortly_before(is_restrictor)
                 || ctx
                     .window
                     .iter()
@@ -174,32 +151,6 @@ fn is_quantifier(w: &str) -> bool {
     matches!(
         w,
         "all" | "any" | "every" | "each" | "no" | "without" | "some" | "most" | "few" | "many"
-    )
-}
-
-/// Whether the word after a comma-preceded `and` opens a clause: a subordinator or a subject.
-fn opens_clause(n: &str) -> bool {
-    matches!(
-        n,
-        "if" | "when"
-            | "whenever"
-            | "while"
-            | "because"
-            | "since"
-            | "although"
-            | "though"
-            | "unless"
-            | "that"
-            | "then"
-            | "so"
-            | "you"
-            | "i"
-            | "we"
-            | "they"
-            | "he"
-            | "she"
-            | "it"
-            | "there"
     )
 }
 
@@ -237,26 +188,9 @@ fn takes_gerund(w: &str) -> bool {
     )
 }
 
-/// Whether a restricting word stands at most three words before this one in its clause.
-fn restrictor_shortly_before(ctx: &Context<'_, '_>) -> bool {
-    let after = ctx.rest.len().min(RANGE_WORDS + 1);
-    let earlier = &ctx.window[..ctx.window.len() - after];
-    for chunk in earlier.iter().rev().take(3) {
-        if !chunk.trail().is_empty() {
-            return false;
-        }
-        if chunk.lower_any().is_some_and(|w| is_restrictor(&w)) {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether a word within [`RANGE_WORDS`] before this one, as written, passes `test`.
+/// Whether one of [`Context::earlier`] passes `test`.
 fn earlier_in_window(ctx: &Context<'_, '_>, test: impl Fn(&str) -> bool) -> bool {
-    let after = ctx.rest.len().min(RANGE_WORDS + 1);
-    let earlier = &ctx.window[..ctx.window.len() - after];
-    earlier
+    ctx.earlier()
         .iter()
         .any(|c| c.lower_any().is_some_and(|w| test(&w)))
 }

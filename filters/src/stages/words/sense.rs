@@ -1,9 +1,10 @@
 //! The context rules of the word stage: when a word the lists name still carries the
-//! sentence's sense where it stands (`at least`, `7 of 10`, `step by step`, `from A to D`), and
-//! when `You` opening a role goes with its copula.
+//! sentence's sense where it stands (`from A to D`, `as it is.`, `Do not be verbose`, `the
+//! relevant files` but `when relevant`), and when `You` opening a role goes with its copula.
+//! The rules on relations and clauses are in `relations` and `clauses`.
 
 use super::drop_tier;
-use super::{clauses, relations};
+use super::{clauses, lexicon, relations};
 use crate::options::Mode;
 use crate::stages::chunks::Chunk;
 
@@ -23,6 +24,27 @@ pub(super) struct Context<'c, 'a> {
     pub speech: bool,
 }
 
+impl<'c, 'a> Context<'c, 'a> {
+    /// The words before this one within [`RANGE_WORDS`], as written.
+    pub fn earlier(&self) -> &'c [Chunk<'a>] {
+        &self.window[..self.window.len() - self.rest.len().min(RANGE_WORDS + 1)]
+    }
+
+    /// Whether one of the three words before this one, in its clause (no punctuation between),
+    /// passes `test`: `have not been`, `only to specific users`.
+    pub fn shortly_before(&self, test: impl Fn(&str) -> bool) -> bool {
+        for chunk in self.earlier().iter().rev().take(3) {
+            if !chunk.trail().is_empty() {
+                return false;
+            }
+            if chunk.lower_any().is_some_and(|w| test(&w)) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
 /// goes with the copula that follows it, which every mode drops: what remains reads as the
 /// role itself (`Expert in ...`) rather than `You expert in ...`. Not before a negation
@@ -34,9 +56,9 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
         && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
         && word(1).as_deref() == Some("are")
         && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
-        && word(2).is_some_and(|n| !crate::guard::is_restrictive(n.as_bytes()))
-        // `You are allowed to`, `You are expected to`: a permission or duty, not a role.
-        && !word(2).is_some_and(|n| n.ends_with("ed"))
+        && word(2).is_some_and(|n| {
+            !crate::guard::is_restrictive(n.as_bytes()) && !lexicon::is_restrictor(&n)
+        })
         // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.
         && !ctx.rest.get(2).is_some_and(Chunk::is_capitalized)
         && !sentence_is_question(ctx.rest);
@@ -103,23 +125,8 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     // The end of a line closes a clause unless the word is a determiner, which never does (a
     // hard-wrapped paragraph goes on in the next line). What counts is the word kept before
     // it: a preposition that goes takes its object with it.
-    let closes_clause = punctuated
-        || (ctx.rest.len() == 1
-            && !matches!(
-                w,
-                "a" | "an"
-                    | "the"
-                    | "this"
-                    | "these"
-                    | "those"
-                    | "that"
-                    | "its"
-                    | "their"
-                    | "your"
-                    | "my"
-                    | "our"
-                    | "his"
-            ));
+    let closes_clause =
+        punctuated || (ctx.rest.len() == 1 && !matches!(w, "a" | "an" | "the" | "that"));
     if closes_clause
         && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
             matches!(
@@ -152,21 +159,9 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // Between a word and itself a connective makes a fixed phrase: `end to end`, `more and
-    // more`.
-    if matches!(w, "to" | "and")
-        && let (Some(before), Some(after)) = (
-            ctx.before.and_then(Chunk::lower_any),
-            ctx.rest.get(1).and_then(Chunk::lower_any),
-        )
-        && before == after
-        && ctx.before.is_some_and(|b| b.trail().is_empty())
-    {
-        return true;
-    }
     // `be` after a modal or `to` that stays carries the passive or the state: `must be made`,
     // `has to be finished`; after a negation it is what the negation forbids (`Do not be
-    // verbose`, `must not be longer`). After a modal that went (`will be displayed`) it goes too.
+    // verbose`, `must not be longer`).
     if w == "be"
         && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
             b.ends_with("n't")
@@ -274,9 +269,8 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                     | "she"
             )
         }),
-        // `do`/`does`/`did`/`will` before a negation carry it: `does not`, `will never`.
-        "does" | "did" | "will" | "would" | "is" | "are" | "was" | "were" | "be" | "has"
-        | "have" | "had"
+        // A copula or `have` before a negation carries it: `is not`, `has never`.
+        "is" | "are" | "was" | "were" | "be" | "has" | "have" | "had"
             if next
                 .as_deref()
                 .is_some_and(|n| n == "not" || n == "never" || n.ends_with("n't")) =>
@@ -299,11 +293,9 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             true
         }
         // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
-        "which" | "who" | "whom" | "is" | "are" | "was" | "were" | "will" => {
+        "which" | "who" | "whom" | "is" | "are" | "was" | "were" => {
             at_start && sentence_is_question(ctx.rest)
         }
-        // `and` joins two things; after a comma (`A, B, and C`) the comma already does.
-        "and" => !ctx.prev.is_some_and(|p| p.text.ends_with(',')),
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
         // are the sentence's verb (`has two modes`).
         "has" | "have" | "had" => {
@@ -315,9 +307,7 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // A low-information adjective goes only where it qualifies the noun after it (`the
         // relevant files`); as a predicate or condition (`when relevant to`, `if necessary`,
         // `provided that`, `the following:`) it carries the sentence's sense.
-        "relevant" | "various" | "certain" | "respective" | "corresponding" | "actual"
-        | "specific" | "comprehensive" | "possible" | "available" | "appropriate" | "necessary"
-        | "needed" | "useful" | "helpful" | "proper" | "suitable" => !qualifies_next_noun(ctx),
+        _ if lexicon::is_low_information_adjective(w) => !qualifies_next_noun(ctx),
         // These are verbs as often as adjectives (`following guidelines of`, `given a list`):
         // only after a determiner (`the following rules`) are they adjectives for sure.
         "given" | "provided" | "following" => {
@@ -326,7 +316,8 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             }) && qualifies_next_noun(ctx))
         }
         // `from X to Y`, `to` before `from`: a range keeps both ends.
-        "to" => ctx.window[..ctx.window.len() - ctx.rest.len().min(RANGE_WORDS + 1)]
+        "to" => ctx
+            .earlier()
             .iter()
             .any(|c| c.lower_any().is_some_and(|w| &*w == "from")),
         _ => false,
@@ -443,13 +434,10 @@ fn opens_wh_clause(before: &str) -> bool {
 /// Whether the word before this one opens its sentence or a label's text (`Are there ...`,
 /// `Security: are there ...`), as written.
 fn copula_opens_sentence(ctx: &Context<'_, '_>) -> bool {
-    let here = ctx.window.len() - ctx.rest.len().min(RANGE_WORDS + 1);
-    match here.checked_sub(2) {
+    let earlier = ctx.earlier();
+    match earlier.len().checked_sub(2) {
         None => true,
-        Some(i) => ctx
-            .window
-            .get(i)
-            .is_none_or(|c| c.ends_sentence() || c.trail().contains(':')),
+        Some(i) => earlier[i].ends_sentence() || earlier[i].trail().contains(':'),
     }
 }
 
