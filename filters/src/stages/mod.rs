@@ -61,18 +61,20 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
             words::drop_words(chunks, mode);
         }
     };
-    if mode == Mode::Aggressive {
-        // Pruning compares whole sentences, so it runs between the two word-level passes.
-        let (deterministic, _) = map_prose(&cleaned, rewrite, None::<Edit>, Bullets::Keep);
-        let pruned = prune::run(&deterministic);
-        let (dense, _) = map_prose(&pruned, thin, None::<Edit>, Bullets::Drop);
-        return Staged {
-            deterministic,
-            dense,
-        };
-    }
-    // One pass: each line is split once, rewritten, rendered for the rule-based count, then thinned.
-    let (dense, deterministic) = map_prose(&cleaned, rewrite, Some(thin), Bullets::Keep);
+    // One pass: each line is split once, rewritten, rendered for the rule-based count, then
+    // thinned. Aggressive then prunes repeated sentences: it compares their content words, which
+    // thinning leaves as they were.
+    let bullets = if mode == Mode::Aggressive {
+        Bullets::Drop
+    } else {
+        Bullets::Keep
+    };
+    let (thinned, deterministic) = map_prose(&cleaned, rewrite, Some(thin), bullets);
+    let dense = if mode == Mode::Aggressive {
+        prune::run(&thinned)
+    } else {
+        thinned
+    };
     Staged {
         deterministic: deterministic.unwrap_or_default(),
         dense,
@@ -84,6 +86,7 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
 trait LineEdit: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static {}
 impl<F: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static> LineEdit for F {}
 
+#[cfg(test)]
 type Edit = fn(&mut Vec<chunks::Chunk<'_>>, Kind);
 
 /// Whether bullet items keep their bullets. Aggressive drops them (telegraphic layout): each item

@@ -162,6 +162,11 @@ pub fn run(text: &str) -> String {
         if kept.is_empty() {
             continue;
         }
+        // Most lines keep every sentence: they are copied as they are.
+        if kept.len() == chunks.len() {
+            out.push(line.prefix, line.content);
+            continue;
+        }
         rendered.clear();
         chunks::render_into(&kept, &mut rendered);
         out.push(line.prefix, &rendered);
