@@ -61,7 +61,7 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // past.
     if w == "been"
         && (prev.is_some_and(is_have_form)
-            || (prev.is_some_and(|p| is_negation(p) || is_time_adverb(p))
+            || (prev.is_some_and(|p| is_negation(p) || is_adverb(p))
                 && ctx.shortly_before(is_have_form)))
     {
         return true;
@@ -250,7 +250,7 @@ fn is_have_form(w: &str) -> bool {
 }
 
 /// Adverbs that stand between `have` and `been`: `has rarely been tested`, `has already been`.
-fn is_time_adverb(w: &str) -> bool {
+fn is_adverb(w: &str) -> bool {
     (w.len() > 3 && w.ends_with("ly"))
         || matches!(
             w,
