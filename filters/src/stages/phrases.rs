@@ -7,6 +7,7 @@
 //! pattern in tokens of the selected tokenizer (checked once per tokenizer per process).
 
 use super::chunks::{self, Chunk};
+use super::words::lexicon::{is_modal, is_negation};
 use crate::fnv::BuildFnv;
 use crate::options::{Mode, Tokenizer};
 use crate::tokens;
@@ -230,27 +231,11 @@ fn is_experienced(w: &str) -> bool {
 
 /// Words after which a bare verb follows: modals, `to`, `do` and negations.
 fn takes_a_verb(w: &str) -> bool {
-    if w.ends_with("'ll") || w.ends_with("'d") {
-        return true;
-    }
-    matches!(
-        w,
-        "may"
-            | "might"
-            | "can"
-            | "could"
-            | "would"
-            | "should"
-            | "will"
-            | "shall"
-            | "must"
-            | "to"
-            | "do"
-            | "does"
-            | "did"
-            | "not"
-            | "never"
-    ) || w.ends_with("n't")
+    is_modal(w)
+        || is_negation(w)
+        || matches!(w, "to" | "do" | "does" | "did")
+        || w.ends_with("'ll")
+        || w.ends_with("'d")
 }
 
 /// What `-ly` attaches to for the adverb of `adjective`: `clear` -> `clear`, `happy` ->

@@ -5,7 +5,7 @@
 //! wherever the sentence needs it.
 
 mod clauses;
-mod lexicon;
+pub(super) mod lexicon;
 mod relations;
 mod sense;
 

@@ -90,7 +90,7 @@ pub(super) fn is_have(w: &str) -> bool {
 }
 
 /// The modal verbs.
-pub(super) fn is_modal(w: &str) -> bool {
+pub(in crate::stages) fn is_modal(w: &str) -> bool {
     matches!(
         w,
         "would" | "could" | "should" | "must" | "might" | "may" | "will" | "shall" | "can"
@@ -98,7 +98,7 @@ pub(super) fn is_modal(w: &str) -> bool {
 }
 
 /// The words that negate.
-pub(super) fn is_negation(w: &str) -> bool {
+pub(in crate::stages) fn is_negation(w: &str) -> bool {
     matches!(w, "not" | "never" | "no" | "nor" | "cannot") || w.ends_with("n't")
 }
 

@@ -163,25 +163,10 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     // `has to be finished`; after a negation it is what the negation forbids (`Do not be
     // verbose`, `must not be longer`).
     if w == "be"
-        && ctx.prev.and_then(Chunk::lower_any).is_some_and(|b| {
-            b.ends_with("n't")
-                || matches!(
-                    &*b,
-                    "not"
-                        | "never"
-                        | "must"
-                        | "should"
-                        | "shall"
-                        | "can"
-                        | "could"
-                        | "may"
-                        | "might"
-                        | "would"
-                        | "will"
-                        | "to"
-                        | "cannot"
-                )
-        })
+        && ctx
+            .prev
+            .and_then(Chunk::lower_any)
+            .is_some_and(|b| lexicon::is_modal(&b) || lexicon::is_negation(&b) || &*b == "to")
     {
         return true;
     }
