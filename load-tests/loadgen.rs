@@ -11,7 +11,9 @@
 //! With a body containing `@@VARY@@`, each request writes its own 8-digit number there (same
 //! length, so `Content-Length` holds): texts that differ on every request.
 //! Prints one JSON object: requests, errors, statuses, and p50/p90/p99/max in milliseconds
-//! (of the whole response, or of the first response byte with `--ttfb`).
+//! (of the whole response, or of the first response byte with `--ttfb`), and the median and
+//! p99 of the proxy's own time on each request as its `X-Service-Latency-Ms` header reports it
+//! (`NaN` when the server sends none).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -80,8 +82,12 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// Reads one response; returns its status and when its first byte arrived.
-fn read_response(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, Instant)> {
+/// One response: its status, when its first byte arrived, and the proxy's own time on the
+/// request when it reported one (`X-Service-Latency-Ms`).
+type Response = (u16, Instant, Option<f64>);
+
+/// Reads one response.
+fn read_response(reader: &mut BufReader<TcpStream>) -> std::io::Result<Response> {
     let mut line = String::new();
     reader.read_line(&mut line)?;
     let first_byte = Instant::now();
@@ -90,7 +96,7 @@ fn read_response(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, Ins
         .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| std::io::Error::other(format!("bad status line {line:?}")))?;
-    let (mut length, mut chunked) = (None, false);
+    let (mut length, mut chunked, mut service_ms) = (None, false, None);
     loop {
         line.clear();
         reader.read_line(&mut line)?;
@@ -103,6 +109,8 @@ fn read_response(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, Ins
             length = v.trim().parse::<usize>().ok();
         } else if lower.starts_with("transfer-encoding:") && lower.contains("chunked") {
             chunked = true;
+        } else if let Some(v) = lower.strip_prefix("x-service-latency-ms:") {
+            service_ms = v.trim().parse::<f64>().ok();
         }
     }
     if chunked {
@@ -121,7 +129,7 @@ fn read_response(reader: &mut BufReader<TcpStream>) -> std::io::Result<(u16, Ins
         let mut body = vec![0; length];
         reader.read_exact(&mut body)?;
     }
-    Ok((status, first_byte))
+    Ok((status, first_byte, service_ms))
 }
 
 fn connect(host: &str) -> std::io::Result<(TcpStream, BufReader<TcpStream>)> {
@@ -176,6 +184,7 @@ fn main() {
             let (args, request) = (args.clone(), request.clone());
             std::thread::spawn(move || {
                 let mut latencies = Vec::new();
+                let mut service = Vec::new();
                 let mut statuses = std::collections::BTreeMap::<u16, usize>::new();
                 let mut errors = 0usize;
                 let mut conn = None;
@@ -190,7 +199,7 @@ fn main() {
                     if let Some(wait) = due.checked_duration_since(Instant::now()) {
                         std::thread::sleep(wait);
                     }
-                    let result = (|| -> std::io::Result<(u16, Instant)> {
+                    let result = (|| -> std::io::Result<Response> {
                         if conn.is_none() {
                             conn = Some(connect(&args.host)?);
                         }
@@ -200,12 +209,13 @@ fn main() {
                     })();
                     let done = Instant::now();
                     match result {
-                        Ok((status, first_byte)) => {
+                        Ok((status, first_byte, service_ms)) => {
                             *statuses.entry(status).or_default() += 1;
                             let end = if args.ttfb { first_byte } else { done };
                             if k >= warmup {
                                 let latency = end.saturating_duration_since(due);
                                 latencies.push(latency.as_secs_f64() * 1000.0);
+                                service.extend(service_ms);
                             }
                         }
                         Err(_) => {
@@ -214,34 +224,39 @@ fn main() {
                         }
                     }
                 }
-                (latencies, statuses, errors)
+                (latencies, service, statuses, errors)
             })
         })
         .collect();
     let mut latencies = Vec::new();
+    let mut service = Vec::new();
     let mut statuses = std::collections::BTreeMap::<u16, usize>::new();
     let mut errors = 0;
     for worker in workers {
-        let (l, s, e) = worker.join().unwrap_or_default();
+        let (l, v, s, e) = worker.join().unwrap_or_default();
         latencies.extend(l);
+        service.extend(v);
         for (status, n) in s {
             *statuses.entry(status).or_default() += n;
         }
         errors += e;
     }
     latencies.sort_by(f64::total_cmp);
+    service.sort_by(f64::total_cmp);
     let statuses: Vec<String> = statuses
         .iter()
         .map(|(s, n)| format!("\"{s}\": {n}"))
         .collect();
     println!(
-        "{{\"requests\": {}, \"errors\": {}, \"statuses\": {{{}}}, \"p50_ms\": {:.3}, \"p90_ms\": {:.3}, \"p99_ms\": {:.3}, \"max_ms\": {:.3}}}",
+        "{{\"requests\": {}, \"errors\": {}, \"statuses\": {{{}}}, \"p50_ms\": {:.3}, \"p90_ms\": {:.3}, \"p99_ms\": {:.3}, \"max_ms\": {:.3}, \"service_p50_ms\": {:.3}, \"service_p99_ms\": {:.3}}}",
         latencies.len(),
         errors,
         statuses.join(", "),
         percentile(&latencies, 50.0),
         percentile(&latencies, 90.0),
         percentile(&latencies, 99.0),
-        latencies.last().copied().unwrap_or(f64::NAN)
+        latencies.last().copied().unwrap_or(f64::NAN),
+        percentile(&service, 50.0),
+        percentile(&service, 99.0)
     );
 }

@@ -146,7 +146,7 @@ STREAM_RATE=50
     > "$OUT/stream_terse.json"
 
 $PY - "$OUT" "$TOKENS" "$SAVED" "$RSS_KB" "$RSS_PEAK_KB" "$RATE" "$SECONDS_PER_RUN" <<'PYEOF'
-import json, sys
+import json, math, sys
 out, tokens, saved, rss, peak, rate, secs = sys.argv[1:]
 r = {n: json.load(open(f"{out}/{n}.json")) for n in
      ["direct", "terse_compress_new", "terse_compress", "terse_off", "nginx", "direct_again", "stream_direct", "stream_terse"]}
@@ -154,7 +154,7 @@ base50 = (r["direct"]["p50_ms"] + r["direct_again"]["p50_ms"]) / 2
 base99 = (r["direct"]["p99_ms"] + r["direct_again"]["p99_ms"]) / 2
 print(f"\nProxy benchmark: {tokens}-token chat request (compression saves {saved} input tokens), "
       f"{rate} req/s for {secs} s, 8 keep-alive connections, terse with 1 worker thread")
-print(f"{'path':<34} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p99 ms':>8} {'+p50 ms':>8} {'+p99 ms':>8}")
+print(f"{'path':<34} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p99 ms':>8} {'+p50 ms':>8} {'+p99 ms':>8} {'own p50':>8}")
 rows = [("direct to mock upstream", "direct"),
         ("terse, balanced+lite, new user text", "terse_compress_new"),
         ("terse, balanced+lite, repeated text", "terse_compress"),
@@ -164,7 +164,8 @@ for label, name in rows:
     x = r[name]
     ok = sum(v for k, v in x["statuses"].items() if k.startswith("2"))
     print(f"{label:<34} {ok:>6} {x['errors']:>4} {x['p50_ms']:>8.3f} {x['p99_ms']:>8.3f} "
-          f"{x['p50_ms'] - base50:>+8.3f} {x['p99_ms'] - base99:>+8.3f}")
+          f"{x['p50_ms'] - base50:>+8.3f} {x['p99_ms'] - base99:>+8.3f}"
+          + (f" {own:>8.3f}" if (own := x.get("service_p50_ms", math.nan)) == own else ""))
 sd, st = r["stream_direct"], r["stream_terse"]
 print(f"{'streaming TTFB direct (50 req/s)':<34} {sd['requests']:>6} {sd['errors']:>4} {sd['p50_ms']:>8.3f} {sd['p99_ms']:>8.3f}")
 print(f"{'streaming TTFB via terse':<34} {st['requests']:>6} {st['errors']:>4} {st['p50_ms']:>8.3f} {st['p99_ms']:>8.3f} "
@@ -172,5 +173,6 @@ print(f"{'streaming TTFB via terse':<34} {st['requests']:>6} {st['errors']:>4} {
 off = r["terse_off"]["p50_ms"] - base50
 ngx = r["nginx"]["p50_ms"] - base50
 print(f"\nadded p50, mode off: terse {off:.3f} ms vs nginx {ngx:.3f} ms (ratio {off / ngx if ngx > 0 else float('nan'):.2f})")
+print("own p50: terse's own time before the request went upstream (its X-Service-Latency-Ms header), median")
 print(f"terse resident memory: {int(rss) / 1024:.1f} MiB after the runs, peak {int(peak) / 1024:.1f} MiB during the compress runs")
 PYEOF
