@@ -259,6 +259,10 @@ struct Document {
     lines: usize,
     last_blank: bool,
     bullets: Bullets,
+    /// The lines before the current list end with a lead-in that negates or excludes (`Do
+    /// not:`, `Never do any of the following:`): its items keep their bullets, which tie them
+    /// to it. Without them they would read as commands of their own.
+    list_under_negation: bool,
 }
 
 impl Document {
@@ -268,6 +272,7 @@ impl Document {
             lines: 0,
             last_blank: false,
             bullets,
+            list_under_negation: false,
         }
     }
 
@@ -287,11 +292,16 @@ impl Document {
             self.text.push('\n');
         }
         self.lines += 1;
-        match line.around_bullet() {
+        let bullet = line.around_bullet();
+        if bullet.is_none() && !blank {
+            self.list_under_negation = self.bullets == Bullets::Drop && negating_lead_in(content);
+        }
+        match bullet {
             // Without its bullet the item must still read as a line of text, not as a heading,
             // a nested item or a table row.
             Some((before, after))
                 if self.bullets == Bullets::Drop
+                    && !self.list_under_negation
                     && indent_width(before) < 4
                     && (!after.is_empty() || lines::reads_as_text(content)) =>
             {
@@ -303,6 +313,41 @@ impl Document {
         self.text.push_str(content);
         self.last_blank = blank;
     }
+}
+
+/// Whether a line is a lead-in (it ends with `:`) that negates or excludes what follows it.
+fn negating_lead_in(content: &str) -> bool {
+    let content = content.trim_end();
+    content.ends_with(':')
+        && content
+            .split(|c: char| !(c.is_ascii_alphabetic() || c == '\''))
+            .any(|word| {
+                let word = word.to_ascii_lowercase();
+                word.ends_with("n't")
+                    || matches!(
+                        word.as_str(),
+                        "not"
+                            | "no"
+                            | "never"
+                            | "nor"
+                            | "neither"
+                            | "none"
+                            | "nothing"
+                            | "without"
+                            | "except"
+                            | "excluding"
+                            | "exclude"
+                            | "unless"
+                            | "avoid"
+                            | "refrain"
+                            | "forbidden"
+                            | "prohibited"
+                            | "disallowed"
+                            | "only"
+                            | "instead"
+                            | "stop"
+                    )
+            })
 }
 
 /// Columns of indentation: four or more before a line of text would make it a code block.
@@ -403,6 +448,15 @@ mod tests {
         assert_eq!(
             staged("- # not a heading\n- 3. not a step", Mode::Aggressive),
             "- # not heading\n- 3. not step"
+        );
+        // Under a lead-in that negates, the bullets tie the items to it: without them `share
+        // the password` would read as a command of its own.
+        assert_eq!(
+            staged(
+                "Do not:\n- share the password\n- delete the logs\n\nAlways:\n- answer in English",
+                Mode::Aggressive
+            ),
+            "Do not:\n- share password\n- delete logs\n\nAlways:\nanswer in English"
         );
     }
 }

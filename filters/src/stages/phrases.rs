@@ -199,6 +199,11 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                 {
                     continue;
                 }
+                // `Can you read PDF files?` may ask what the reader is able to do; only with
+                // `please`, or outside a question, is it surely a request.
+                if matches!(rule.pattern, "can you" | "could you") && is_question(&chunks[i..]) {
+                    continue;
+                }
                 // `in a * way` becomes an adverb only where English forms one regularly.
                 let wildcard = match wildcard {
                     Some(word) if rule.replacement.ends_with("*ly") => match adverb_stem(&word) {
@@ -219,6 +224,14 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             i += 1;
         }
     }
+}
+
+/// Whether the sentence that `chunks` opens ends in a question mark.
+fn is_question(chunks: &[Chunk<'_>]) -> bool {
+    chunks
+        .iter()
+        .find(|c| c.ends_sentence())
+        .is_some_and(|c| c.text.trim_end_matches(['"', ')']).ends_with('?'))
 }
 
 /// Verbs of what happens to the reader rather than what the reader does.
@@ -455,6 +468,22 @@ mod tests {
         ] {
             assert_eq!(run(kept, Mode::Balanced), kept);
         }
+    }
+
+    #[test]
+    fn a_question_about_what_the_reader_can_do_stays_a_question() {
+        assert_eq!(
+            run("Can you read PDF files?", Mode::Balanced),
+            "Can you read PDF files?"
+        );
+        assert_eq!(
+            run("Can you summarize this article.", Mode::Balanced),
+            "Summarize this article."
+        );
+        assert_eq!(
+            run("Could you please summarize this article?", Mode::Balanced),
+            "Summarize this article?"
+        );
     }
 
     #[test]

@@ -17,10 +17,9 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 ///
 /// Conservative drops what no reader needs: articles, politeness, intensifiers, disfluencies,
 /// copulas and relative pronouns where the context rules allow, introductory `there`/`here`, and
-/// manner adverbs that only praise. Balanced adds hedges, `also`, `then`, auxiliary `has/have`,
+/// manner adverbs that only praise. Balanced adds hedges, `also`, auxiliary `has/have`,
 /// `and` after a comma, and low-information adjectives before their noun. Aggressive writes
-/// telegraphically: a sentence's first `you`, `it's`, and `to` marking an infinitive after a verb
-/// that takes one (`want to write`).
+/// telegraphically: it drops a sentence's first `you` and `it's` too.
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
         "a" | "an" | "the" | "please" | "kindly" | "very" | "really" | "basically" | "actually"
@@ -35,14 +34,12 @@ fn drop_tier(w: &str) -> Option<Mode> {
         | "who" | "whom" | "there" | "here" => Some(Mode::Conservative),
         // Hedges and linking adverbs: what they say is a matter of degree or emphasis.
         "quite" | "fairly" | "somewhat" | "perhaps" | "maybe" | "probably" | "possibly"
-        | "also" | "then" => Some(Mode::Balanced),
+        | "also" => Some(Mode::Balanced),
         // Auxiliaries, `and` after a comma (see `clauses`), and adjectives that add little
         // before their noun (`the relevant files`).
-        "has" | "have" | "had" | "let's" | "and" | "given" | "provided" | "following" => {
-            Some(Mode::Balanced)
-        }
+        "has" | "have" | "had" | "let's" | "and" | "given" | "provided" => Some(Mode::Balanced),
         _ if lexicon::is_low_information_adjective(w) => Some(Mode::Balanced),
-        "you" | "you're" | "it's" | "you'll" | "you've" | "you'd" | "to" => Some(Mode::Aggressive),
+        "you" | "you're" | "it's" | "you'll" | "you've" | "you'd" => Some(Mode::Aggressive),
         // Never dropped, because they change what a sentence says:
         // - `still`, `already`, `even` (`even if`), `strictly`, `directly`, `explicitly`,
         //   `immediately`, `quickly`, `carefully`, `accurately`, `thoroughly`, `currently`,
@@ -53,12 +50,15 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // - the possessives, which say whose (`caused by its negligence`, `on their behalf`,
         //   `caused by your failure`, `what my finance team needs`), and the demonstratives,
         //   which limit what is meant (`do not reveal these instructions`);
-        // - the causal links `so`, `thus`, `therefore`, `hence`, and `will`, whose verb would
-        //   read as a command (`the dough will turn sour`);
+        // - the causal links `so`, `thus`, `therefore`, `hence`; `then`, which orders steps or
+        //   answers a condition (`Then shape it`, `User: No. Assistant: Then a light model`);
+        //   `following`, which points ahead (`if any of the following applies:`); and `will`,
+        //   whose verb would read as a command (`the dough will turn sour`);
         // - `it`, `I`, `we`, `they`, `her` and the like, which say who acts among several
         //   people or what is acted on (`tell me rather than Dana`, `check that nothing uses
         //   it`);
-        // - every preposition but an infinitive's `to`: each relates two things, and without
+        // - every preposition, and an infinitive's `to` (`don't forget check` is not English):
+        //   each preposition relates two things, and without
         //   it the words around it read as another relation (`a photo of the damage` is not `a
         //   photo damage`, `the alert on checkout errors fires` not `alert checkout errors
         //   fires`, `for patients who are bleeding, give` not `patients who are bleeding,
@@ -77,6 +77,8 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
     let mut lead = String::new();
     let mut capitalize_next = false;
     let speech = chunks::opens_with_label(&input);
+    // Where the sentence's relative clause opened, if it has one.
+    let mut relative_at: Option<usize> = None;
     for (i, mut chunk) in input.iter().cloned().enumerate() {
         if !lead.is_empty() {
             chunk.text.to_mut().insert_str(0, &lead);
@@ -93,7 +95,13 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
             rest: &input[i..],
             window: &input[i.saturating_sub(RANGE_WORDS)..(i + RANGE_WORDS + 1).min(total)],
             speech,
+            after_relative: relative_at.is_some_and(|at| i > at + 1),
         };
+        if chunk.ends_sentence() || chunk.trail().contains([';', ':']) {
+            relative_at = None;
+        } else if relative_at.is_none() && clauses::opens_relative(context.before, &chunk) {
+            relative_at = Some(i);
+        }
         let droppable = !chunk.fixed
             && chunk.lower_any().is_some_and(|w| {
                 let tier = drop_tier(&w)

@@ -4,8 +4,7 @@
 //!   flagged`, `items that were bought` is not `items that bought`;
 //! - the reach of a negation: `not that it arrived broken`, `not very good`;
 //! - `you` inside a sentence (`when the user asks you to`), and in what somebody said;
-//! - `and` between clauses (`unless asked, and never force-push`);
-//! - `to`, which goes only as the mark of an infinitive (`want to write`).
+//! - `and` between clauses (`unless asked, and never force-push`).
 
 use super::lexicon::{self, is_be, is_have, is_modal, is_negation};
 use super::sense::Context;
@@ -59,8 +58,11 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // `been` after a `have` makes the perfect (`has been with us`, `have not been reviewed`,
     // `has rarely been tested`); `have` after a modal (`would have been 10%`) is what makes it
     // past.
+    // In a question the `have` may stand before the subject: `Have all edge cases been
+    // considered?`.
     if w == "been"
         && (prev.is_some_and(is_have_form)
+            || ctx.in_question()
             || (prev.is_some_and(|p| is_negation(p) || is_adverb(p))
                 && ctx.shortly_before(is_have_form)))
     {
@@ -82,6 +84,12 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         && ctx.prev.is_some_and(|p| !p.ends_sentence())
         && next.is_some_and(|n| matches!(n, "the" | "a" | "an"))
     {
+        return true;
+    }
+    // After a subject holding a relative clause the copula is the main verb: without it `users
+    // who invited guests are notified` reads as `users who invited guests notified` (who is
+    // notified?). Before `that` it introduces what is said: `the difference is that ...`.
+    if is_be(w) && (ctx.after_relative || next == Some("that")) {
         return true;
     }
     // A copula after `and`, `or`, `but` starts a predicate of its own: without it `not
@@ -108,6 +116,30 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
             .get(2)
             .and_then(Chunk::lower_any)
             .is_some_and(|n| n.ends_with("ed"))
+    {
+        return true;
+    }
+    // Before an auxiliary, `you` is who has, will or may do something (`You have access to four
+    // tools`, `You will receive a CSV file`): without it the sentence is a fragment, or a
+    // command it never was.
+    if w == "you"
+        && next.is_some_and(|n| {
+            is_have(n)
+                || matches!(
+                    n,
+                    "will"
+                        | "can"
+                        | "could"
+                        | "may"
+                        | "might"
+                        | "would"
+                        | "shall"
+                        | "do"
+                        | "did"
+                        | "were"
+                        | "was"
+                )
+        })
     {
         return true;
     }
@@ -146,68 +178,82 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_degree(w) && negated_before(ctx) {
         return true;
     }
-    // `to` goes only as the mark of an infinitive after a verb that takes one (`want to write`
-    // -> `want write`). Elsewhere it says where, to whom or what for: `given to questions` is
-    // not `given questions`, `quick to draw a knife` not `quick draw knife`, `use X to deploy`
-    // not `use X deploy`.
-    // Before a determiner it is a preposition after all (`continue to the next task`, `show
-    // the plan to the user`).
-    if w == "to"
-        && (!prev.is_some_and(takes_infinitive)
-            || next.is_some_and(|n| n == "be" || lexicon::is_determiner(n))
-            || ctx.rest.get(1).is_some_and(Chunk::is_capitalized))
-    {
-        return true;
-    }
     // `the one who owns it` is not `one who owns it` (a numeral).
     if w == "the" && next.is_some_and(|n| n == "one" || n == "ones") {
-        return true;
-    }
-    // `even then`: the exception still holds at that point.
-    if w == "then" && prev == Some("even") {
         return true;
     }
     false
 }
 
+/// Whether `chunk` opens a relative clause about the noun before it: `who`, `which`, `whose`
+/// after a word, or `that` after a word that is not a verb taking a clause, a preposition, a
+/// copula or a conjunction (`orders that were shipped`, not `ensure that`, `in that case`,
+/// `is that`).
+pub(super) fn opens_relative(before: Option<&Chunk<'_>>, chunk: &Chunk<'_>) -> bool {
+    let (Some(before), Some(w)) = (before, chunk.lower_any()) else {
+        return false;
+    };
+    if before.ends_sentence() || before.text.ends_with(':') {
+        return false;
+    }
+    match &*w {
+        "who" | "which" | "whose" => true,
+        "that" => {
+            before.trail().is_empty()
+                && before.lower_any().is_some_and(|b| {
+                    !lexicon::takes_that_clause(&b)
+                        && !is_be(&b)
+                        && !is_have(&b)
+                        && !is_modal(&b)
+                        && !lexicon::is_determiner(&b)
+                        && !matches!(
+                            &*b,
+                            "in" | "on"
+                                | "at"
+                                | "of"
+                                | "for"
+                                | "with"
+                                | "by"
+                                | "from"
+                                | "about"
+                                | "like"
+                                | "to"
+                                | "than"
+                                | "such"
+                                | "now"
+                                | "except"
+                                | "and"
+                                | "but"
+                                | "or"
+                                | "do"
+                                | "does"
+                                | "did"
+                                | "not"
+                                | "only"
+                                | "after"
+                                | "before"
+                                | "because"
+                                | "since"
+                                | "if"
+                                | "unless"
+                                | "until"
+                                | "while"
+                                | "into"
+                                | "upon"
+                                | "over"
+                                | "under"
+                                | "through"
+                                | "without"
+                        )
+                })
+        }
+        _ => false,
+    }
+}
+
 /// The forms of `you` and `it's` that aggressive drops.
 fn is_addressed(w: &str) -> bool {
     matches!(w, "you" | "you're" | "it's" | "you'll" | "you've" | "you'd")
-}
-
-/// Verbs after which `to` only marks the infinitive that follows: without it the sentence still
-/// reads the same (`want to write` -> `want write`). Not `need`, whose `to` tells the verb from
-/// an adjective (`does not need to fast`), nor a participle (`imports that are required to run
-/// the code`, `allowed to edit`), whose `to` says what for, nor a verb that also takes `to` as a
-/// preposition (`going to Paris`, `continue to Phase 2`, `agree to the terms`, `learn to code`,
-/// `plan to release`).
-fn takes_infinitive(w: &str) -> bool {
-    matches!(
-        w,
-        "want"
-            | "wants"
-            | "wanted"
-            | "try"
-            | "tries"
-            | "tried"
-            | "trying"
-            | "able"
-            | "like"
-            | "love"
-            | "hate"
-            | "decide"
-            | "decided"
-            | "hope"
-            | "expect"
-            | "remember"
-            | "forget"
-            | "choose"
-            | "refuse"
-            | "fail"
-            | "tend"
-            | "seem"
-            | "seems"
-    )
 }
 
 /// Past participles of verbs that take two objects (`was offered a job`, `were sent a refund`).
@@ -316,279 +362,4 @@ fn negated_before(ctx: &Context<'_, '_>) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::tests::run;
-    use crate::options::Mode;
-
-    #[test]
-    fn a_pronoun_or_relative_subject_keeps_its_verb() {
-        for mode in [Mode::Conservative, Mode::Balanced, Mode::Aggressive] {
-            let out = run(
-                "Do not tell them that they have been flagged for review.",
-                mode,
-            );
-            assert!(out.contains("have been flagged"), "{mode:?}: {out}");
-            let out = run("Items that were bought on sale are refundable.", mode);
-            assert!(out.contains("that were bought"), "{mode:?}: {out}");
-        }
-        assert_eq!(
-            run("Organic growth would have been 10%.", Mode::Balanced),
-            "Organic growth would have been 10%."
-        );
-        for (text, kept) in [
-            (
-                "These files have not been reviewed.",
-                "have not been reviewed",
-            ),
-            ("The key has never been rotated.", "has never been rotated"),
-            (
-                "When a patient is prescribed clarithromycin, stop.",
-                "is prescribed",
-            ),
-            ("The customers were sent a refund.", "were sent"),
-        ] {
-            for mode in [Mode::Conservative, Mode::Balanced, Mode::Aggressive] {
-                let out = run(text, mode);
-                assert!(out.contains(kept), "{mode:?}: {out}");
-            }
-        }
-        // With its `have` gone, `been` goes too: `patch deployed`, not `patch been deployed`.
-        assert_eq!(
-            run("The patch has been deployed.", Mode::Balanced),
-            "Patch deployed."
-        );
-        // After a noun the copula still goes.
-        assert_eq!(
-            run("The file is stored in the vault.", Mode::Balanced),
-            "File stored in vault."
-        );
-    }
-
-    #[test]
-    fn aggressive_keeps_the_subject_of_a_clause_inside_the_sentence() {
-        assert_eq!(
-            run(
-                "If unsure, treat it as if it were covered and ask.",
-                Mode::Aggressive
-            ),
-            "If unsure, treat it as if it were covered and ask."
-        );
-        assert_eq!(
-            run(
-                "Secrets that you come across must not be printed.",
-                Mode::Aggressive
-            ),
-            "Secrets you come across must not be printed."
-        );
-        assert_eq!(
-            run("Thank you, James.", Mode::Aggressive),
-            "Thank you, James."
-        );
-    }
-
-    #[test]
-    fn found_by_the_second_audit() {
-        assert_eq!(
-            run("Grant access only to specific users.", Mode::Balanced),
-            "Grant access only to specific users."
-        );
-        assert_eq!(
-            run(
-                "If the player pushes toward it, fade to black.",
-                Mode::Aggressive
-            ),
-            "If player pushes toward it, fade to black."
-        );
-        assert_eq!(
-            run(
-                "The dose may need to be doubled. It does not need to fast.",
-                Mode::Aggressive
-            ),
-            "Dose may need to be doubled. It does not need to fast."
-        );
-        assert_eq!(
-            run("I want to write a poem.", Mode::Aggressive),
-            "I want write poem."
-        );
-    }
-
-    #[test]
-    fn what_somebody_said_keeps_its_pronouns() {
-        assert_eq!(run("Chen: It does.", Mode::Aggressive), "Chen: It does.");
-        assert_eq!(
-            run("Alice: Dana, you wanted to move it.", Mode::Aggressive),
-            "Alice: Dana, you wanted move it."
-        );
-        assert_eq!(
-            run(
-                "We turned it on. Read the file and summarize it.",
-                Mode::Aggressive
-            ),
-            "We turned it on. Read file and summarize it."
-        );
-        assert_eq!(
-            run("Fine. Let's not block the rollout.", Mode::Balanced),
-            "Fine. Let's not block rollout."
-        );
-    }
-
-    #[test]
-    fn found_by_the_third_audit() {
-        assert_eq!(
-            run(
-                "Do it unless the user asked for it, and never force-push.",
-                Mode::Balanced
-            ),
-            "Do it unless user asked for it, and never force-push."
-        );
-        assert_eq!(
-            run(
-                "Read the files, check the diffs, and run the tests.",
-                Mode::Balanced
-            ),
-            "Read files, check diffs, run tests."
-        );
-        assert_eq!(
-            run(
-                "Act only when the user asks you to do something.",
-                Mode::Aggressive
-            ),
-            "Act only when user asks you to do something."
-        );
-        assert_eq!(
-            run(
-                "List files that haven't been added. It's been growing.",
-                Mode::Balanced
-            ),
-            "List files that haven't been added. It's been growing."
-        );
-        assert_eq!(
-            run(
-                "These are not helpful to the user and are very expensive.",
-                Mode::Balanced
-            ),
-            "These are not helpful to user and are expensive."
-        );
-        assert_eq!(
-            run("What is the hotel limit?", Mode::Balanced),
-            "What is hotel limit?"
-        );
-        assert_eq!(
-            run("Work on your own.", Mode::Balanced),
-            "Work on your own."
-        );
-        assert_eq!(
-            run("Merge blocks that each change a file.", Mode::Balanced),
-            "Merge blocks that each change file."
-        );
-        assert_eq!(
-            run("You are allowed to be proactive.", Mode::Balanced),
-            "You are allowed to be proactive."
-        );
-        assert_eq!(
-            run("You are allowed to edit any file.", Mode::Aggressive),
-            "You are allowed to edit any file."
-        );
-        assert_eq!(
-            run(
-                "Add all imports that are required to run the code.",
-                Mode::Aggressive
-            ),
-            "Add all imports that are required to run code."
-        );
-    }
-
-    #[test]
-    fn found_by_the_fourth_audit_and_the_review() {
-        assert_eq!(
-            run(
-                "Lucia is engaged to Andrea, whom she does not love.",
-                Mode::Balanced
-            ),
-            "Lucia engaged to Andrea, whom she does not love."
-        );
-        assert_eq!(
-            run(
-                "Files there are deleted. It works, but there is a slip.",
-                Mode::Balanced
-            ),
-            "Files there deleted. It works, but there is slip."
-        );
-        assert_eq!(
-            run("There are three files.", Mode::Balanced),
-            "Three files."
-        );
-        assert_eq!(
-            run(
-                "If the student is stuck, you may show the next step.",
-                Mode::Aggressive
-            ),
-            "If student stuck, you may show next step."
-        );
-        assert_eq!(
-            run("It is not very good. The choice is yours.", Mode::Balanced),
-            "It is not very good. Choice yours."
-        );
-        assert_eq!(
-            run(
-                "I want to go to Paris. Continue to Phase 2.",
-                Mode::Aggressive
-            ),
-            "I want go to Paris. Continue to Phase 2."
-        );
-    }
-
-    #[test]
-    fn a_negation_keeps_what_it_reaches() {
-        assert_eq!(
-            run(
-                "It stopped working, not that it arrived broken.",
-                Mode::Balanced
-            ),
-            "It stopped working, not that it arrived broken."
-        );
-        assert_eq!(
-            run(
-                "Not off completely. I don't want it completely unprotected.",
-                Mode::Balanced
-            ),
-            "Not off completely. I don't want it completely unprotected."
-        );
-        assert_eq!(
-            run(
-                "The tank was quite full. It is not quite full.",
-                Mode::Balanced
-            ),
-            "Tank full. It is not quite full."
-        );
-        assert_eq!(
-            run(
-                "Never more than 10%, and even then only once.",
-                Mode::Balanced
-            ),
-            "Never more than 10%, and even then only once."
-        );
-    }
-
-    #[test]
-    fn a_preposition_opening_a_noun_phrase_or_a_particle_stays() {
-        assert_eq!(
-            run("Return all data in its possession.", Mode::Balanced),
-            "Return all data in its possession."
-        );
-        assert_eq!(
-            run(
-                "Employees must be in the office on Mondays.",
-                Mode::Balanced
-            ),
-            "Employees must be in office on Mondays."
-        );
-        assert_eq!(
-            run(
-                "Revenue came in at $48.2 million; we turned it on for 10%.",
-                Mode::Balanced
-            ),
-            "Revenue came in at $48.2 million; we turned it on for 10%."
-        );
-    }
-}
+mod tests;

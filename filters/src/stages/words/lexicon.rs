@@ -47,7 +47,6 @@ pub(super) fn restricts_with_opposite(w: &str) -> bool {
         w,
         "relevant"
             | "specific"
-            | "actual"
             | "appropriate"
             | "necessary"
             | "available"
@@ -61,7 +60,7 @@ pub(super) fn restricts_with_opposite(w: &str) -> bool {
 }
 
 /// Whether `other` is the opposite of the adjective `w`: its negative (`irrelevant`,
-/// `unavailable`, `improper`) or its counterpart (`specific`/`generic`, `actual`/`expected`).
+/// `unavailable`, `improper`) or its counterpart (`specific`/`generic`, `necessary`/`optional`).
 pub(super) fn are_opposites(w: &str, other: &str) -> bool {
     let negative = ["un", "in", "ir", "im", "non-"]
         .iter()
@@ -70,10 +69,140 @@ pub(super) fn are_opposites(w: &str, other: &str) -> bool {
         || matches!(
             (w, other),
             ("specific", "generic" | "general" | "generally")
-                | ("actual", "expected" | "target" | "ideal" | "intended")
                 | ("necessary", "optional")
                 | ("possible", "certain")
         )
+}
+
+/// Prepositions, and `as`, `like`, `than` where they govern a word.
+pub(super) fn is_preposition(w: &str) -> bool {
+    matches!(
+        w,
+        "of" | "to"
+            | "for"
+            | "with"
+            | "from"
+            | "by"
+            | "about"
+            | "in"
+            | "on"
+            | "at"
+            | "into"
+            | "as"
+            | "toward"
+            | "towards"
+            | "against"
+            | "without"
+            | "through"
+            | "across"
+            | "over"
+            | "under"
+            | "behind"
+            | "around"
+            | "near"
+            | "like"
+            | "than"
+            | "onto"
+            | "upon"
+            | "beyond"
+            | "via"
+    )
+}
+
+/// Verbs and adjectives after which `that` opens a clause of what is said, known or required
+/// (`ensure that the file exists`, `make sure that`), not a relative clause about a noun.
+pub(super) fn takes_that_clause(w: &str) -> bool {
+    matches!(
+        w,
+        "ensure"
+            | "ensures"
+            | "ensuring"
+            | "sure"
+            | "note"
+            | "notes"
+            | "noted"
+            | "noting"
+            | "verify"
+            | "verifies"
+            | "check"
+            | "checks"
+            | "confirm"
+            | "confirms"
+            | "say"
+            | "says"
+            | "said"
+            | "know"
+            | "knows"
+            | "knew"
+            | "think"
+            | "thinks"
+            | "thought"
+            | "mean"
+            | "means"
+            | "meant"
+            | "assume"
+            | "assumes"
+            | "assuming"
+            | "remember"
+            | "believe"
+            | "believes"
+            | "show"
+            | "shows"
+            | "showed"
+            | "indicate"
+            | "indicates"
+            | "state"
+            | "states"
+            | "stated"
+            | "require"
+            | "requires"
+            | "required"
+            | "suggest"
+            | "suggests"
+            | "see"
+            | "understand"
+            | "understands"
+            | "realize"
+            | "realise"
+            | "explain"
+            | "explains"
+            | "mention"
+            | "mentions"
+            | "find"
+            | "finds"
+            | "found"
+            | "expect"
+            | "expects"
+            | "guarantee"
+            | "guarantees"
+            | "imply"
+            | "implies"
+            | "demonstrate"
+            | "demonstrates"
+            | "prove"
+            | "proves"
+            | "report"
+            | "reports"
+            | "agree"
+            | "agrees"
+            | "decide"
+            | "decides"
+            | "hope"
+            | "aware"
+            | "clear"
+            | "true"
+            | "so"
+            | "given"
+            | "provided"
+            | "assured"
+            | "stating"
+            | "saying"
+            | "showing"
+            | "confirming"
+            | "indicating"
+            | "claims"
+            | "claim"
+    )
 }
 
 /// The forms of `be`.

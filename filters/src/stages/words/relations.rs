@@ -2,7 +2,7 @@
 //! to you`), an adjective a quantifier, a restriction or its opposite makes restrictive
 //! (`without proper handling`, `only to specific users`, `specific types over generic ones`),
 //! the parties of a sentence (`You ask me a question, and I rate it`), relative pronouns, and
-//! the connectives that order clauses (`read the file, then write`, `stop being`).
+//! `being` after a verb that takes it (`stop being`).
 
 use super::lexicon::{self, is_restrictor};
 use super::sense::{Context, is_object_pronoun};
@@ -21,39 +21,10 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     // A pronoun right after a preposition that stays is its object: `a review of it.` is not `a
     // review of.`
     if is_object_pronoun(w)
-        && ctx.prev.and_then(Chunk::lower_any).is_some_and(|p| {
-            matches!(
-                &*p,
-                "of" | "to"
-                    | "for"
-                    | "with"
-                    | "from"
-                    | "by"
-                    | "about"
-                    | "in"
-                    | "on"
-                    | "at"
-                    | "into"
-                    | "as"
-                    | "toward"
-                    | "towards"
-                    | "against"
-                    | "without"
-                    | "through"
-                    | "across"
-                    | "over"
-                    | "under"
-                    | "behind"
-                    | "around"
-                    | "near"
-                    | "like"
-                    | "than"
-                    | "onto"
-                    | "upon"
-                    | "beyond"
-                    | "via"
-            )
-        })
+        && ctx
+            .prev
+            .and_then(Chunk::lower_any)
+            .is_some_and(|p| lexicon::is_preposition(&p))
     {
         return true;
     }
@@ -100,18 +71,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
                 .is_some_and(|p| matches!(&*p, "as" | "if" | "where" | "when" | "whenever")) =>
         {
             true
-        }
-        // `then` in a sequence (`read the file, then write`) orders the steps; only the `then`
-        // answering a condition (`if it fails, then retry`) can go.
-        "then" => {
-            let joined = ctx.prev.is_some_and(|p| {
-                p.text.ends_with([',', ';'])
-                    || p.lower_any().is_some_and(|p| matches!(&*p, "and" | "or"))
-            });
-            joined
-                && !earlier_in_window(ctx, |b| {
-                    matches!(b, "if" | "when" | "whenever" | "once" | "unless" | "after")
-                })
         }
         // `being` after a verb or preposition taking an -ing form is the verb itself: `stopped
         // being the leader`, `avoid being accused`, `by being informed`.
@@ -186,11 +145,4 @@ fn takes_gerund(w: &str) -> bool {
             | "vs"
             | "like"
     )
-}
-
-/// Whether one of [`Context::earlier`] passes `test`.
-fn earlier_in_window(ctx: &Context<'_, '_>, test: impl Fn(&str) -> bool) -> bool {
-    ctx.earlier()
-        .iter()
-        .any(|c| c.lower_any().is_some_and(|w| test(&w)))
 }

@@ -22,12 +22,20 @@ pub(super) struct Context<'c, 'a> {
     /// The line opens with a speaker's or a field's label (`Alice:`, `User:`): it is what
     /// somebody said, where `you` and `it` are people and things of that exchange.
     pub speech: bool,
+    /// A relative clause opened earlier in this sentence, with a word of it before this one
+    /// (`Orders that were shipped by a carrier | are tracked`).
+    pub after_relative: bool,
 }
 
 impl<'c, 'a> Context<'c, 'a> {
     /// The words before this one within [`RANGE_WORDS`], as written.
     pub fn earlier(&self) -> &'c [Chunk<'a>] {
         &self.window[..self.window.len() - self.rest.len().min(RANGE_WORDS + 1)]
+    }
+
+    /// Whether this word's sentence ends in a question mark.
+    pub fn in_question(&self) -> bool {
+        sentence_is_question(self.rest)
     }
 
     /// Whether one of the three words before this one, in its clause (no punctuation between),
@@ -65,12 +73,39 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
     opens_role.then_some(Mode::Conservative)
 }
 
-/// A number, amount or percentage as written (`10`, `$4.2M`, `8%`, `2.4%`).
-fn starts_with_number(chunk: &Chunk<'_>) -> bool {
-    let core = chunk
-        .core()
-        .trim_start_matches(['$', '€', '£', '~', '+', '-']);
-    core.as_bytes().first().is_some_and(u8::is_ascii_digit)
+/// The pronouns that can be a clause's subject.
+fn is_subject_pronoun(w: &str) -> bool {
+    matches!(w, "i" | "you" | "he" | "she" | "it" | "we" | "they")
+}
+
+/// The droppable adverbs that can answer a question on their own.
+fn is_adverb_of_degree_or_doubt(w: &str) -> bool {
+    matches!(
+        w,
+        "very"
+            | "really"
+            | "quite"
+            | "extremely"
+            | "absolutely"
+            | "definitely"
+            | "certainly"
+            | "indeed"
+            | "truly"
+            | "surely"
+            | "highly"
+            | "incredibly"
+            | "honestly"
+            | "actually"
+            | "basically"
+            | "literally"
+            | "obviously"
+            | "probably"
+            | "maybe"
+            | "perhaps"
+            | "possibly"
+            | "fairly"
+            | "somewhat"
+    )
 }
 
 /// Object pronouns and question words: a preposition before one of them is what ties it to the
@@ -105,10 +140,25 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     }
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);
     let at_start = ctx.prev.is_none_or(Chunk::ends_sentence);
+    let after_label = ctx.prev.is_some_and(|p| p.text.ends_with(':'));
     let punctuated = ctx
         .rest
         .first()
         .is_some_and(|c| c.trail().contains(['.', ',', ';', ':', '!', '?']));
+    // An adverb that ends its sentence is the answer itself (`Yes, very.`, `Really?`,
+    // `Absolutely!`, `Maybe.`), and `very much`, `very well` are an amount, not `much`, `well`.
+    if is_adverb_of_degree_or_doubt(w)
+        && (ctx
+            .rest
+            .first()
+            .is_some_and(|c| c.trail().contains(['.', '!', '?']))
+            || (w == "very"
+                && next
+                    .as_deref()
+                    .is_some_and(|n| matches!(n, "much" | "many" | "well"))))
+    {
+        return true;
+    }
     // A copula closing its clause right after its subject has no complement to stand for it:
     // `keep the formatting as it is.` is not `as it.` (where the subject went, it goes too).
     if punctuated
@@ -147,26 +197,16 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // `to` before a pronoun that stays ties it to the sentence (`tell it to you`); next to a
-    // number it says which quantity (`to 2.4%`); before a protected span it says what the span
-    // is to the sentence (`want to `deploy``), which the span cannot say for itself.
-    if w == "to"
-        && (next.as_deref().is_some_and(is_object_pronoun)
-            || ctx
-                .rest
-                .get(1)
-                .is_some_and(|n| n.span || starts_with_number(n)))
-    {
-        return true;
-    }
-    // `be` after a modal or `to` that stays carries the passive or the state: `must be made`,
-    // `has to be finished`; after a negation it is what the negation forbids (`Do not be
-    // verbose`, `must not be longer`).
+    // `be` after a modal or `to` carries the passive or the state: `must be made`, `has to be
+    // finished`, with adverbs between too (`can only be voided`, `must always be rotated`);
+    // after a negation it is what the negation forbids (`Do not be verbose`, `must not be
+    // longer`).
     if w == "be"
-        && ctx
+        && (ctx
             .prev
             .and_then(Chunk::lower_any)
             .is_some_and(|b| lexicon::is_modal(&b) || lexicon::is_negation(&b) || &*b == "to")
+            || ctx.shortly_before(|b| lexicon::is_modal(b) || b == "to"))
     {
         return true;
     }
@@ -188,20 +228,19 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
         // `there` and `here` go where they only introduce (`there are three`, `here is the
         // list`); after a preposition or a verb they are a place (`take it from there`).
+        // `Are there any bugs?`: the question's `there` only introduces too (but after a
+        // subject, `I was there last time`, it is a place). Where the question keeps its copula
+        // (`Correctness: Are there bugs?`), `there` stays with it.
         "there" | "here"
             if !closes_clause
-                && ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
-                    // `Are there any bugs?`: the question's `there` only introduces too (but
-                    // after a subject, `I was there last time`, it is a place).
-                    matches!(&*b, "is" | "are" | "was" | "were")
-                })
+                && ctx
+                    .before
+                    .and_then(Chunk::lower_any)
+                    .is_some_and(|b| matches!(&*b, "is" | "are" | "was" | "were"))
                 && copula_opens_sentence(ctx) =>
         {
-            false
+            ctx.prev.and_then(Chunk::lower_any) == ctx.before.and_then(Chunk::lower_any)
         }
-        // `then` closing a clause is a time (`I did not know it then.`); before one it only
-        // links (`if it fails, then retry`).
-        "then" => closes_clause,
         // Only opening its sentence does `there` merely introduce: after a noun it is a place
         // (`files there are deleted`), after `but` the subject of its clause (`but there is a
         // slip`).
@@ -236,22 +275,22 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // else it points at something specific, or is a relative subject (`blocks that each
         // change a file`).
         "that" if ctx.rest.first().is_some_and(|c| !c.trail().is_empty()) => true,
+        // Before an article it goes only after a verb that takes a clause (`ensure that the
+        // file`): after a noun the two nouns would read as one (`tell the customer that the
+        // system is down` is not `tell customer system down`).
+        "that"
+            if next
+                .as_deref()
+                .is_some_and(|n| matches!(n, "the" | "a" | "an")) =>
+        {
+            !ctx.before
+                .and_then(Chunk::lower_any)
+                .is_some_and(|b| lexicon::takes_that_clause(&b))
+        }
         "that" => !next.as_deref().is_some_and(|n| {
             matches!(
                 n,
-                "the"
-                    | "a"
-                    | "an"
-                    | "you"
-                    | "it"
-                    | "they"
-                    | "we"
-                    | "i"
-                    | "your"
-                    | "this"
-                    | "there"
-                    | "he"
-                    | "she"
+                "you" | "it" | "they" | "we" | "i" | "your" | "this" | "there" | "he" | "she"
             )
         }),
         // A copula or `have` before a negation carries it: `is not`, `has never`.
@@ -277,14 +316,19 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         {
             true
         }
-        // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is it ...?`.
+        // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is
+        // it ...?`, after a speaker's label too (`User: Is my order late?`), and a copula
+        // before its subject (`How sure are you?`).
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" => {
-            at_start && sentence_is_question(ctx.rest)
+            (at_start || after_label) && sentence_is_question(ctx.rest)
+                || (lexicon::is_be(w)
+                    && next.as_deref().is_some_and(is_subject_pronoun)
+                    && sentence_is_question(ctx.rest))
         }
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
         // are the sentence's verb (`has two modes`).
         "has" | "have" | "had" => {
-            (at_start && sentence_is_question(ctx.rest))
+            ((at_start || after_label) && sentence_is_question(ctx.rest))
                 || !next
                     .as_deref()
                     .is_some_and(|n| n.len() > 3 && (n.ends_with("ed") || n.ends_with("en")))
@@ -293,18 +337,13 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // relevant files`); as a predicate or condition (`when relevant to`, `if necessary`,
         // `provided that`, `the following:`) it carries the sentence's sense.
         _ if lexicon::is_low_information_adjective(w) => !qualifies_next_noun(ctx),
-        // These are verbs as often as adjectives (`following guidelines of`, `given a list`):
-        // only after a determiner (`the following rules`) are they adjectives for sure.
-        "given" | "provided" | "following" => {
+        // These are verbs as often as adjectives (`given a list`): only after a determiner (`the
+        // given rules`) are they adjectives for sure.
+        "given" | "provided" => {
             !(ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
                 matches!(&*b, "the" | "a" | "an" | "these" | "those" | "any" | "all")
             }) && qualifies_next_noun(ctx))
         }
-        // `from X to Y`, `to` before `from`: a range keeps both ends.
-        "to" => ctx
-            .earlier()
-            .iter()
-            .any(|c| c.lower_any().is_some_and(|w| &*w == "from")),
         _ => false,
     }
 }
@@ -340,7 +379,7 @@ fn qualifies_next_noun(ctx: &Context<'_, '_>) -> bool {
                 | "highly"
         )
     });
-    if after_condition_or_degree {
+    if after_condition_or_degree || is_predicate(ctx) {
         return false;
     }
     match next.lower_any() {
@@ -348,11 +387,53 @@ fn qualifies_next_noun(ctx: &Context<'_, '_>) -> bool {
         None => true,
         Some(n) => {
             drop_tier(&n).is_none()
+                && !lexicon::is_preposition(&n)
                 && !crate::guard::is_restrictive(n.as_bytes())
                 && !crate::guard::is_steering(n.as_bytes())
                 && !matches!(&*n, "when" | "where" | "whenever" | "wherever" | "than")
         }
     }
+}
+
+/// Whether the word at `ctx.rest[0]` follows a copula or a linking verb, degree adverbs aside:
+/// then it is what is said of the subject (`Sunscreen is helpful for children`, `was really
+/// useful yesterday`), not a word qualifying the noun after it.
+fn is_predicate(ctx: &Context<'_, '_>) -> bool {
+    for chunk in ctx.earlier().iter().rev() {
+        if !chunk.trail().is_empty() {
+            return false;
+        }
+        let Some(w) = chunk.lower_any() else {
+            return false;
+        };
+        if is_adverb_of_degree_or_doubt(&w) {
+            continue;
+        }
+        return lexicon::is_be(&w)
+            || matches!(
+                &*w,
+                "become"
+                    | "becomes"
+                    | "became"
+                    | "seem"
+                    | "seems"
+                    | "seemed"
+                    | "remain"
+                    | "remains"
+                    | "remained"
+                    | "stay"
+                    | "stays"
+                    | "prove"
+                    | "proves"
+                    | "look"
+                    | "looks"
+                    | "sound"
+                    | "sounds"
+                    | "feel"
+                    | "feels"
+            );
+    }
+    false
 }
 
 /// Words after which `who` or `which` names what is asked or chosen rather than relating a
