@@ -259,10 +259,11 @@ struct Document {
     lines: usize,
     last_blank: bool,
     bullets: Bullets,
-    /// The lines before the current list end with a lead-in that negates or excludes (`Do
-    /// not:`, `Never do any of the following:`): its items keep their bullets, which tie them
-    /// to it. Without them they would read as commands of their own.
-    list_under_negation: bool,
+    /// The lines before the current list end with a lead-in that negates, excludes or sets a
+    /// condition (`Do not:`, `Never do any of the following:`, `If the build fails:`): its items
+    /// keep their bullets, which tie them to it. Without them they would read as commands of
+    /// their own, and the condition's list would have no visible end.
+    list_held_by_lead_in: bool,
 }
 
 impl Document {
@@ -272,7 +273,7 @@ impl Document {
             lines: 0,
             last_blank: false,
             bullets,
-            list_under_negation: false,
+            list_held_by_lead_in: false,
         }
     }
 
@@ -294,14 +295,14 @@ impl Document {
         self.lines += 1;
         let bullet = line.around_bullet();
         if bullet.is_none() && !blank {
-            self.list_under_negation = self.bullets == Bullets::Drop && negating_lead_in(content);
+            self.list_held_by_lead_in = self.bullets == Bullets::Drop && holding_lead_in(content);
         }
         match bullet {
             // Without its bullet the item must still read as a line of text, not as a heading,
             // a nested item or a table row.
             Some((before, after))
                 if self.bullets == Bullets::Drop
-                    && !self.list_under_negation
+                    && !self.list_held_by_lead_in
                     && indent_width(before) < 4
                     && (!after.is_empty() || lines::reads_as_text(content)) =>
             {
@@ -315,8 +316,9 @@ impl Document {
     }
 }
 
-/// Whether a line is a lead-in (it ends with `:`) that negates or excludes what follows it.
-fn negating_lead_in(content: &str) -> bool {
+/// Whether a line is a lead-in (it ends with `:`) that negates, excludes or sets a condition
+/// for what follows it.
+fn holding_lead_in(content: &str) -> bool {
     let content = content.trim_end();
     content.ends_with(':')
         && content
@@ -346,6 +348,12 @@ fn negating_lead_in(content: &str) -> bool {
                             | "only"
                             | "instead"
                             | "stop"
+                            | "if"
+                            | "when"
+                            | "whenever"
+                            | "once"
+                            | "while"
+                            | "until"
                     )
             })
 }
@@ -457,6 +465,14 @@ mod tests {
                 Mode::Aggressive
             ),
             "Do not:\n- share password\n- delete logs\n\nAlways:\nanswer in English"
+        );
+        // A condition's list keeps them too: they show where the condition ends.
+        assert_eq!(
+            staged(
+                "If the build fails:\n- revert the commit\n- notify the team\nDeploy on Friday.",
+                Mode::Aggressive
+            ),
+            "If build fails:\n- revert commit\n- notify team\nDeploy on Friday."
         );
     }
 }

@@ -7,7 +7,7 @@
 //! pattern in tokens of the selected tokenizer (checked once per tokenizer per process).
 
 use super::chunks::{self, Chunk};
-use super::words::lexicon::{is_modal, is_negation};
+use super::words::lexicon::{is_determiner, is_modal, is_negation};
 use crate::fnv::BuildFnv;
 use crate::options::{Mode, Tokenizer};
 use crate::tokens;
@@ -202,6 +202,18 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                 // `Can you read PDF files?` may ask what the reader is able to do; only with
                 // `please`, or outside a question, is it surely a request.
                 if matches!(rule.pattern, "can you" | "could you") && is_question(&chunks[i..]) {
+                    continue;
+                }
+                // `is going to` is the future only before a verb: `it is going to your address`
+                // is a movement, not `it will your address`.
+                if rule.pattern.ends_with("going to")
+                    && !chunks.get(i + len).is_some_and(|next| {
+                        !next.is_capitalized()
+                            && next.lower_any().is_some_and(|w| {
+                                !is_determiner(&w) && !matches!(&*w, "me" | "us" | "him" | "them")
+                            })
+                    })
+                {
                     continue;
                 }
                 // `in a * way` becomes an adverb only where English forms one regularly.
@@ -483,6 +495,17 @@ mod tests {
         assert_eq!(
             run("Could you please summarize this article?", Mode::Balanced),
             "Summarize this article?"
+        );
+    }
+
+    #[test]
+    fn going_to_is_the_future_only_before_a_verb() {
+        assert_eq!(
+            run(
+                "We are going to send it. It is going to your office.",
+                Mode::Balanced
+            ),
+            "We will send it. It is going to your office."
         );
     }
 

@@ -17,7 +17,7 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 ///
 /// Conservative drops what no reader needs: articles, politeness, intensifiers, disfluencies,
 /// copulas and relative pronouns where the context rules allow, introductory `there`/`here`, and
-/// manner adverbs that only praise. Balanced adds hedges, `also`, auxiliary `has/have`,
+/// manner adverbs that only praise. Balanced adds hedges, auxiliary `has/have`,
 /// `and` after a comma, and low-information adjectives before their noun. Aggressive writes
 /// telegraphically: it drops a sentence's first `you` and `it's` too.
 fn drop_tier(w: &str) -> Option<Mode> {
@@ -33,8 +33,9 @@ fn drop_tier(w: &str) -> Option<Mode> {
         | "is" | "are" | "was" | "were" | "be" | "been" | "being" | "am" | "that" | "which"
         | "who" | "whom" | "there" | "here" => Some(Mode::Conservative),
         // Hedges and linking adverbs: what they say is a matter of degree or emphasis.
-        "quite" | "fairly" | "somewhat" | "perhaps" | "maybe" | "probably" | "possibly"
-        | "also" => Some(Mode::Balanced),
+        "quite" | "fairly" | "somewhat" | "perhaps" | "maybe" | "probably" | "possibly" => {
+            Some(Mode::Balanced)
+        }
         // Auxiliaries, `and` after a comma (see `clauses`), and adjectives that add little
         // before their noun (`the relevant files`).
         "has" | "have" | "had" | "let's" | "and" | "given" | "provided" => Some(Mode::Balanced),
@@ -50,6 +51,8 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // - the possessives, which say whose (`caused by its negligence`, `on their behalf`,
         //   `caused by your failure`, `what my finance team needs`), and the demonstratives,
         //   which limit what is meant (`do not reveal these instructions`);
+        // - `also`, which adds to what was said (`may also terminate for cause` is not `may
+        //   terminate`); `specific` (`a specific drug is named`);
         // - the causal links `so`, `thus`, `therefore`, `hence`; `then`, which orders steps or
         //   answers a condition (`Then shape it`, `User: No. Assistant: Then a light model`);
         //   `following`, which points ahead (`if any of the following applies:`); and `will`,

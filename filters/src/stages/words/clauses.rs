@@ -86,6 +86,11 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
+    // Before `to` or `of` the copula says what a thing is: `The plan is to migrate` is not the
+    // command `Plan to migrate`, `Time is of the essence` not `Time of essence`.
+    if is_be(w) && next.is_some_and(|n| n == "to" || n == "of") {
+        return true;
+    }
     // After a subject holding a relative clause the copula is the main verb: without it `users
     // who invited guests are notified` reads as `users who invited guests notified` (who is
     // notified?). Before `that` it introduces what is said: `the difference is that ...`.
@@ -119,12 +124,13 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // Before an auxiliary, `you` is who has, will or may do something (`You have access to four
-    // tools`, `You will receive a CSV file`): without it the sentence is a fragment, or a
-    // command it never was.
+    // Before an auxiliary or a past tense, `you` is who has, will, may or did do something (`You
+    // have access to four tools`, `You will receive a CSV file`, `You proposed that ...`):
+    // without it the sentence is a fragment, or a command it never was.
     if w == "you"
         && next.is_some_and(|n| {
             is_have(n)
+                || lexicon::is_past_tense(n)
                 || matches!(
                     n,
                     "will"
@@ -178,8 +184,42 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_degree(w) && negated_before(ctx) {
         return true;
     }
-    // `the one who owns it` is not `one who owns it` (a numeral).
-    if w == "the" && next.is_some_and(|n| n == "one" || n == "ones") {
+    // `the one who owns it` is not `one who owns it` (a numeral), and a number standing for
+    // things named before is not a count: `links the two.`, `compare the two and keep one`.
+    if w == "the"
+        && next.is_some_and(|n| {
+            matches!(n, "one" | "ones" | "former" | "latter")
+                || (is_number_word(n)
+                    && ctx.rest.get(1).is_some_and(|numeral| {
+                        !numeral.trail().is_empty()
+                            || ctx
+                                .rest
+                                .get(2)
+                                .and_then(Chunk::lower_any)
+                                .is_some_and(|after| {
+                                    matches!(
+                                        &*after,
+                                        "and"
+                                            | "or"
+                                            | "but"
+                                            | "are"
+                                            | "were"
+                                            | "is"
+                                            | "was"
+                                            | "will"
+                                            | "can"
+                                            | "must"
+                                            | "should"
+                                            | "may"
+                                            | "of"
+                                            | "in"
+                                            | "to"
+                                            | "with"
+                                    )
+                                })
+                    }))
+        })
+    {
         return true;
     }
     false
@@ -249,6 +289,14 @@ pub(super) fn opens_relative(before: Option<&Chunk<'_>>, chunk: &Chunk<'_>) -> b
         }
         _ => false,
     }
+}
+
+/// Small numbers written as words.
+fn is_number_word(w: &str) -> bool {
+    matches!(
+        w,
+        "two" | "three" | "four" | "five" | "six" | "seven" | "eight" | "nine" | "ten" | "both"
+    )
 }
 
 /// The forms of `you` and `it's` that aggressive drops.

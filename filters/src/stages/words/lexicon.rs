@@ -4,7 +4,7 @@
 
 /// Words that open a noun phrase: after `to` they show it is a preposition governing a thing
 /// (`continue to the next task`), not the mark of an infinitive (`want to write`).
-pub(super) fn is_determiner(word: &str) -> bool {
+pub(in crate::stages) fn is_determiner(word: &str) -> bool {
     matches!(
         word,
         "the"
@@ -46,7 +46,6 @@ pub(super) fn restricts_with_opposite(w: &str) -> bool {
     matches!(
         w,
         "relevant"
-            | "specific"
             | "appropriate"
             | "necessary"
             | "available"
@@ -60,7 +59,7 @@ pub(super) fn restricts_with_opposite(w: &str) -> bool {
 }
 
 /// Whether `other` is the opposite of the adjective `w`: its negative (`irrelevant`,
-/// `unavailable`, `improper`) or its counterpart (`specific`/`generic`, `necessary`/`optional`).
+/// `unavailable`, `improper`) or its counterpart (`necessary`/`optional`).
 pub(super) fn are_opposites(w: &str, other: &str) -> bool {
     let negative = ["un", "in", "ir", "im", "non-"]
         .iter()
@@ -68,9 +67,7 @@ pub(super) fn are_opposites(w: &str, other: &str) -> bool {
     negative
         || matches!(
             (w, other),
-            ("specific", "generic" | "general" | "generally")
-                | ("necessary", "optional")
-                | ("possible", "certain")
+            ("necessary", "optional") | ("possible", "certain")
         )
 }
 
@@ -205,6 +202,40 @@ pub(super) fn takes_that_clause(w: &str) -> bool {
     )
 }
 
+/// A verb in the past tense: regular (`proposed`) or one of the common irregular ones.
+pub(super) fn is_past_tense(w: &str) -> bool {
+    w.ends_with("ed")
+        || matches!(
+            w,
+            "said"
+                | "made"
+                | "told"
+                | "sent"
+                | "gave"
+                | "took"
+                | "knew"
+                | "saw"
+                | "found"
+                | "got"
+                | "wrote"
+                | "paid"
+                | "left"
+                | "put"
+                | "thought"
+                | "bought"
+                | "brought"
+                | "meant"
+                | "kept"
+                | "ran"
+                | "came"
+                | "went"
+                | "chose"
+                | "spoke"
+                | "forgot"
+                | "began"
+        )
+}
+
 /// The forms of `be`.
 pub(super) fn is_be(w: &str) -> bool {
     matches!(
@@ -258,8 +289,8 @@ mod tests {
     fn opposites_are_negatives_or_counterparts() {
         assert!(are_opposites("relevant", "irrelevant"));
         assert!(are_opposites("available", "unavailable"));
-        assert!(are_opposites("specific", "generic"));
-        assert!(!are_opposites("specific", "relevant"));
+        assert!(are_opposites("necessary", "optional"));
+        assert!(!are_opposites("necessary", "relevant"));
         assert!(is_determiner("their") && !is_determiner("them"));
     }
 }

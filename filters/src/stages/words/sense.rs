@@ -146,7 +146,7 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         .first()
         .is_some_and(|c| c.trail().contains(['.', ',', ';', ':', '!', '?']));
     // An adverb that ends its sentence is the answer itself (`Yes, very.`, `Really?`,
-    // `Absolutely!`, `Maybe.`), and `very much`, `very well` are an amount, not `much`, `well`.
+    // `Absolutely!`, `Maybe.`), and `very much`, `very few` are an amount, not `much`, `few`.
     if is_adverb_of_degree_or_doubt(w)
         && (ctx
             .rest
@@ -155,7 +155,7 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
             || (w == "very"
                 && next
                     .as_deref()
-                    .is_some_and(|n| matches!(n, "much" | "many" | "well"))))
+                    .is_some_and(|n| matches!(n, "much" | "many" | "well" | "few" | "little"))))
     {
         return true;
     }

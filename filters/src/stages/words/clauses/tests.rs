@@ -386,3 +386,35 @@ fn a_question_keeps_there_with_its_copula() {
         "Have all relevant edge cases been considered?",
     );
 }
+
+#[test]
+fn found_by_the_sixth_audit() {
+    // `also` adds a remedy rather than replacing one; `specific` names a criterion.
+    in_every_mode(
+        "If availability falls below 97%, the customer may also terminate.",
+        "If availability falls below 97%, customer may also terminate.",
+    );
+    in_every_mode(
+        "Mark the span only if a specific drug is named.",
+        "Mark span only if specific drug named.",
+    );
+    // The copula before `to` or `of` says what a thing is.
+    in_every_mode(
+        "The plan is to migrate the database. Time is of the essence.",
+        "Plan is to migrate database. Time is of essence.",
+    );
+    // A number that stands for things named before keeps its article; a count does not.
+    in_every_mode(
+        "Compare the two and keep the better one. Pick two of the five options.",
+        "Compare the two and keep better one. Pick two of five options.",
+    );
+    in_every_mode("There are very few errors.", "Very few errors.");
+    // Aggressive keeps `you` before a past tense: what the reader did is not a command.
+    assert_eq!(
+        run(
+            "You said the cap was fine. You proposed a 30-day term. You own the incident.",
+            Mode::Aggressive
+        ),
+        "You said cap fine. You proposed 30-day term. Own incident."
+    );
+}
