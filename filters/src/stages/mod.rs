@@ -354,6 +354,11 @@ fn holding_lead_in(content: &str) -> bool {
                             | "once"
                             | "while"
                             | "until"
+                            | "case"
+                            | "failure"
+                            | "fails"
+                            | "error"
+                            | "otherwise"
                     )
             })
 }
@@ -473,6 +478,10 @@ mod tests {
                 Mode::Aggressive
             ),
             "If build fails:\n- revert commit\n- notify team\nDeploy on Friday."
+        );
+        assert_eq!(
+            staged("On failure:\n- roll back\n- page on-call", Mode::Aggressive),
+            "On failure:\n- roll back\n- page on-call"
         );
     }
 }

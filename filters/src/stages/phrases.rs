@@ -210,7 +210,21 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                     && !chunks.get(i + len).is_some_and(|next| {
                         !next.is_capitalized()
                             && next.lower_any().is_some_and(|w| {
-                                !is_determiner(&w) && !matches!(&*w, "me" | "us" | "him" | "them")
+                                !is_determiner(&w)
+                                    && !matches!(
+                                        &*w,
+                                        "me" | "us"
+                                            | "him"
+                                            | "them"
+                                            | "someone"
+                                            | "somebody"
+                                            | "everyone"
+                                            | "everybody"
+                                            | "anyone"
+                                            | "anybody"
+                                            | "nobody"
+                                            | "no"
+                                    )
                             })
                     })
                 {
@@ -506,6 +520,10 @@ mod tests {
                 Mode::Balanced
             ),
             "We will send it. It is going to your office."
+        );
+        assert_eq!(
+            run("The refund is going to someone else.", Mode::Balanced),
+            "The refund is going to someone else."
         );
     }
 

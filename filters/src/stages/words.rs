@@ -18,7 +18,7 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 /// Conservative drops what no reader needs: articles, politeness, intensifiers, disfluencies,
 /// copulas and relative pronouns where the context rules allow, introductory `there`/`here`, and
 /// manner adverbs that only praise. Balanced adds hedges, auxiliary `has/have`,
-/// `and` after a comma, and low-information adjectives before their noun. Aggressive writes
+/// `and` after a comma, and adjectives that add nothing before their noun. Aggressive writes
 /// telegraphically: it drops a sentence's first `you` and `it's` too.
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
@@ -36,9 +36,9 @@ fn drop_tier(w: &str) -> Option<Mode> {
         "quite" | "fairly" | "somewhat" | "perhaps" | "maybe" | "probably" | "possibly" => {
             Some(Mode::Balanced)
         }
-        // Auxiliaries, `and` after a comma (see `clauses`), and adjectives that add little
-        // before their noun (`the relevant files`).
-        "has" | "have" | "had" | "let's" | "and" | "given" | "provided" => Some(Mode::Balanced),
+        // Auxiliaries, `and` after a comma (see `clauses`), and adjectives that add nothing
+        // before their noun (`the respective files`).
+        "has" | "have" | "had" | "and" => Some(Mode::Balanced),
         _ if lexicon::is_low_information_adjective(w) => Some(Mode::Balanced),
         "you" | "you're" | "it's" | "you'll" | "you've" | "you'd" => Some(Mode::Aggressive),
         // Never dropped, because they change what a sentence says:
@@ -51,8 +51,10 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // - the possessives, which say whose (`caused by its negligence`, `on their behalf`,
         //   `caused by your failure`, `what my finance team needs`), and the demonstratives,
         //   which limit what is meant (`do not reveal these instructions`);
+        // - `let's`, a proposal (`Let's start` is not the order `Start`);
         // - `also`, which adds to what was said (`may also terminate for cause` is not `may
-        //   terminate`); `specific` (`a specific drug is named`);
+        //   terminate`); adjectives that narrow their noun (`a specific drug is named`, `enter
+        //   the given value`, `the provided template`, `relevant evidence`);
         // - the causal links `so`, `thus`, `therefore`, `hence`; `then`, which orders steps or
         //   answers a condition (`Then shape it`, `User: No. Assistant: Then a light model`);
         //   `following`, which points ahead (`if any of the following applies:`); and `will`,

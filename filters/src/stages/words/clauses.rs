@@ -149,6 +149,15 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
+    // `You are the approver`, `You are not allowed to push`: unless it opens a role, which
+    // goes whole (see `sense::role_subject`), `you` before its copula is who is meant; without
+    // it `Are not allowed` would read as a question, `Approver for this request` as a label.
+    if w == "you"
+        && next.is_some_and(|n| n == "are" || n == "were")
+        && super::sense::role_subject(ctx, w).is_none()
+    {
+        return true;
+    }
     // `you` inside a sentence is an object, someone acted on (`when the user asks you to do
     // something`), or the subject after a clause with another (`if the student is stuck, you
     // may show the next step`); only a sentence's first `you` is the reader addressed.
@@ -168,10 +177,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
             || next.is_some_and(|n| is_negation(n) || opens_clause(n))
             || !comma_before_the_last(ctx))
     {
-        return true;
-    }
-    // `let's not`: the negation is the suggestion.
-    if w == "let's" && next.is_some_and(is_negation) {
         return true;
     }
     if is_have(w) && joined_to_prev && prev.is_some_and(is_modal) {

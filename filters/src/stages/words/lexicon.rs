@@ -30,45 +30,13 @@ pub(in crate::stages) fn is_determiner(word: &str) -> bool {
     )
 }
 
-/// Adjectives that add little before their noun (`the relevant files`), which balanced drops
-/// there (see `sense`).
+/// Adjectives that add nothing before their noun (`the respective files`, `various options`),
+/// which balanced drops there (see `sense`). Not the ones that narrow it, which meaning audits
+/// found carrying the sense: `supported by relevant evidence` (a grading rubric's top level),
+/// `an appropriate label`, `a specific drug`, `the actual date`, `comprehensive tests`, `the
+/// given value`.
 pub(super) fn is_low_information_adjective(w: &str) -> bool {
-    restricts_with_opposite(w)
-        || matches!(
-            w,
-            "various" | "respective" | "corresponding" | "comprehensive" | "needed"
-        )
-}
-
-/// The low-information adjectives that have an opposite: they are restrictive where a
-/// quantifier, a negation or their opposite is in view (see `relations`).
-pub(super) fn restricts_with_opposite(w: &str) -> bool {
-    matches!(
-        w,
-        "relevant"
-            | "appropriate"
-            | "necessary"
-            | "available"
-            | "proper"
-            | "useful"
-            | "suitable"
-            | "possible"
-            | "certain"
-            | "helpful"
-    )
-}
-
-/// Whether `other` is the opposite of the adjective `w`: its negative (`irrelevant`,
-/// `unavailable`, `improper`) or its counterpart (`necessary`/`optional`).
-pub(super) fn are_opposites(w: &str, other: &str) -> bool {
-    let negative = ["un", "in", "ir", "im", "non-"]
-        .iter()
-        .any(|prefix| other.strip_prefix(prefix) == Some(w));
-    negative
-        || matches!(
-            (w, other),
-            ("necessary", "optional") | ("possible", "certain")
-        )
+    matches!(w, "various" | "respective" | "corresponding")
 }
 
 /// Prepositions, and `as`, `like`, `than` where they govern a word.
@@ -286,11 +254,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn opposites_are_negatives_or_counterparts() {
-        assert!(are_opposites("relevant", "irrelevant"));
-        assert!(are_opposites("available", "unavailable"));
-        assert!(are_opposites("necessary", "optional"));
-        assert!(!are_opposites("necessary", "relevant"));
+    fn determiners_are_not_pronouns() {
         assert!(is_determiner("their") && !is_determiner("them"));
     }
 }

@@ -1,10 +1,8 @@
 //! Context rules for words that relate the others: a pronoun a preposition governs (`give it
-//! to you`), an adjective a quantifier, a restriction or its opposite makes restrictive
-//! (`without proper handling`, `only to specific users`, `specific types over generic ones`),
-//! the parties of a sentence (`You ask me a question, and I rate it`), relative pronouns, and
+//! to you`), the parties of a sentence (`You ask me a question, and I rate it`), relative pronouns, and
 //! `being` after a verb that takes it (`stop being`).
 
-use super::lexicon::{self, is_restrictor};
+use super::lexicon;
 use super::sense::{Context, is_object_pronoun};
 use crate::stages::chunks::Chunk;
 
@@ -43,11 +41,33 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         // `a few`, `a bit`, `a little`: some, where `few` alone is hardly any; `once a day`,
         // `at a time`: per.
         "a" => {
-            next.is_some_and(|n| matches!(n, "few" | "little" | "bit" | "couple" | "lot" | "dozen"))
-                || before.is_some_and(|b| {
-                    matches!(b, "once" | "twice" | "thrice" | "times" | "at")
-                        || b.as_bytes().first().is_some_and(u8::is_ascii_digit)
-                })
+            // `not a right` is not `not right`, `a must` not `must`, `a third` not `third`, `a
+            // number of tests` not `number of tests`.
+            next.is_some_and(|n| {
+                matches!(
+                    n,
+                    "few"
+                        | "little"
+                        | "bit"
+                        | "couple"
+                        | "lot"
+                        | "dozen"
+                        | "must"
+                        | "right"
+                        | "second"
+                        | "third"
+                        | "quarter"
+                        | "half"
+                        | "fifth"
+                        | "tenth"
+                        | "number"
+                        | "while"
+                        | "means"
+                )
+            }) || before.is_some_and(|b| {
+                matches!(b, "once" | "twice" | "thrice" | "times" | "at")
+                    || b.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            })
         }
         // A relative pronoun before its own verb is the verb's subject (`users who own the
         // repository` is not `users own repository`); only before a subject of its own (`the
@@ -75,20 +95,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         // `being` after a verb or preposition taking an -ing form is the verb itself: `stopped
         // being the leader`, `avoid being accused`, `by being informed`.
         "being" => before.is_some_and(takes_gerund),
-        // A low-information adjective restricts its noun after a quantifier or negation (`without
-        // proper handling`, `any relevant files`) and where its opposite is in view (`specific
-        // types over generic ones`).
-        _ if lexicon::restricts_with_opposite(w) => {
-            ctx.prev
-                .and_then(Chunk::lower_any)
-                .is_some_and(|p| is_quantifier(&p) || is_restrictor(&p))
-                // `only to specific users`, `except in the specific circumstances`.
-                || ctx.shortly_before(is_restrictor)
-                || ctx
-                    .window
-                    .iter()
-                    .any(|c| c.lower_any().is_some_and(|o| lexicon::are_opposites(w, &o)))
-        }
         _ => false,
     }
 }
@@ -103,14 +109,6 @@ fn person_of(w: &str) -> Option<u8> {
         "he" | "him" | "his" | "she" | "her" | "they" | "them" | "their" | "they're" => Some(3),
         _ => None,
     }
-}
-
-/// Quantifiers whose set an adjective narrows: `all relevant files` is not `all files`.
-fn is_quantifier(w: &str) -> bool {
-    matches!(
-        w,
-        "all" | "any" | "every" | "each" | "no" | "without" | "some" | "most" | "few" | "many"
-    )
 }
 
 /// Verbs and prepositions followed by an -ing form.

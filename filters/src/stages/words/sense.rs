@@ -69,6 +69,9 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
         })
         // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.
         && !ctx.rest.get(2).is_some_and(Chunk::is_capitalized)
+        // A role opens its line or is `a`/`an` something; elsewhere `You are responsible for
+        // the investigation` says who, after a sentence about someone else.
+        && (ctx.prev.is_none() || word(2).is_some_and(|n| matches!(&*n, "a" | "an")))
         && !sentence_is_question(ctx.rest);
     opens_role.then_some(Mode::Conservative)
 }
@@ -337,13 +340,6 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // relevant files`); as a predicate or condition (`when relevant to`, `if necessary`,
         // `provided that`, `the following:`) it carries the sentence's sense.
         _ if lexicon::is_low_information_adjective(w) => !qualifies_next_noun(ctx),
-        // These are verbs as often as adjectives (`given a list`): only after a determiner (`the
-        // given rules`) are they adjectives for sure.
-        "given" | "provided" => {
-            !(ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
-                matches!(&*b, "the" | "a" | "an" | "these" | "those" | "any" | "all")
-            }) && qualifies_next_noun(ctx))
-        }
         _ => false,
     }
 }

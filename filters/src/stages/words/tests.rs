@@ -34,22 +34,30 @@ fn balanced_drops_articles_and_filler_only() {
 #[test]
 fn low_information_adjectives_go_only_before_their_noun() {
     assert_eq!(
-        run("Read the relevant files first.", Mode::Balanced),
-        "Read files first."
+        run("Update the respective files first.", Mode::Balanced),
+        "Update files first."
     );
     for kept in [
         "Only loaded when relevant to the request.",
+        "Read the relevant files first.",
         "Add tests if necessary.",
         "Use it where possible, then stop.",
         "Answer provided that you know.",
         "Use the following: a list.",
-        "Pick the 3 most relevant check categories.",
+        "Update the files respective to each team.",
     ] {
         let out = run(kept, Mode::Balanced);
-        let word = ["relevant", "necessary", "possible", "provided", "following"]
-            .into_iter()
-            .find(|w| kept.contains(w))
-            .unwrap();
+        let word = [
+            "relevant",
+            "necessary",
+            "possible",
+            "provided",
+            "following",
+            "respective",
+        ]
+        .into_iter()
+        .find(|w| kept.contains(w))
+        .unwrap();
         assert!(out.contains(word), "{kept:?} -> {out:?}");
     }
 }
@@ -402,7 +410,7 @@ fn restrictive_adjectives_and_connectives_stay() {
     );
     assert_eq!(
         run("Read the relevant files.", Mode::Balanced),
-        "Read files."
+        "Read relevant files."
     );
     assert_eq!(
         run("First read the file, then write a summary.", Mode::Balanced),
@@ -496,7 +504,7 @@ fn participles_that_look_like_adjectives_stay() {
     );
     assert_eq!(
         run("Use the following rules and a given name.", Mode::Balanced),
-        "Use following rules and name."
+        "Use following rules and given name."
     );
 }
 

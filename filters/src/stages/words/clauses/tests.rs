@@ -299,7 +299,7 @@ fn a_predicate_keeps_its_adjective_and_a_subject_with_a_clause_its_verb() {
         "Use tools available to you.",
     );
     assert_eq!(
-        run("Check the relevant files.", Mode::Balanced),
+        run("Check the various files.", Mode::Balanced),
         "Check files."
     );
     // `actual` tells the date from the planned one.
@@ -416,5 +416,29 @@ fn found_by_the_sixth_audit() {
             Mode::Aggressive
         ),
         "You said cap fine. You proposed 30-day term. Own incident."
+    );
+}
+
+#[test]
+fn found_by_the_seventh_audit() {
+    // Without its article the word is another word.
+    in_every_mode(
+        "Unpaid leave is not a right. It is a must. Cut it by a third. A number of tests failed.",
+        "Unpaid leave is not a right. It is a must. Cut it by a third. A number of tests failed.",
+    );
+    // `You are` opens a role only at the start of its line or before `a`/`an`.
+    in_every_mode(
+        "Ask the commander to take over. You are responsible for the investigation.",
+        "Ask commander to take over. You are responsible for investigation.",
+    );
+    in_every_mode(
+        "You are an operations agent. You are not allowed to push to main.",
+        "Operations agent. You are not allowed to push to main.",
+    );
+    // A proposal, and adjectives that narrow their noun.
+    in_every_mode("Tom: Let's ask Ravi first.", "Tom: Let's ask Ravi first.");
+    in_every_mode(
+        "Cite relevant sources. Enter the given value.",
+        "Cite relevant sources. Enter given value.",
     );
 }
