@@ -574,7 +574,8 @@ fn is_markup(word: &str) -> bool {
 
 /// A list item's marker (`- `, `12. `, `- [x] `) is structure, not content.
 fn strip_list_marker(line: &str) -> &str {
-    let t = line.trim_start_matches([' ', '\t', '>']);
+    // As the line parser reads it: any white space, then blockquote markers.
+    let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '>');
     let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
     let rest = if digits > 0 && t[digits..].starts_with(['.', ')']) {
         &t[digits + 1..]

@@ -296,6 +296,9 @@ const FOUND_CASES: &[&str] = &[
     "{\"k\": \u{200b}}{# c #}",
     "\u{ae}\"*\u{a1}*",
     "*\u{ce6}*:\u{a980}",
+    // The fuzz target, on the engine of 9fd7d71 (a blockquote after a vertical tab; an
+    // article carrying the line's only question mark):
+    "\u{b}\u{b}>an? >t",
     // Politeness pruning once emptied a prompt that was nothing else:
     "Thank you so much!",
     "Please.",

@@ -120,7 +120,9 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
             || chunk.lead().starts_with('(')
             || chunk.trail().starts_with(':');
         let remaining = out.len() + (total - i);
-        if droppable && !labelled && remaining > 1 {
+        // A sentence's end on a word that opens the line has no word before it to move to.
+        let strands_its_end = out.is_empty() && chunk.trail().contains(['.', '?', '!']);
+        if droppable && !labelled && remaining > 1 && !strands_its_end {
             let was_start = out.last().is_none_or(Chunk::ends_sentence);
             capitalize_next = was_start && chunk.is_capitalized();
             if let Some(prev) = out.last_mut() {
