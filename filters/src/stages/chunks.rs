@@ -186,6 +186,14 @@ pub fn opens_with_label(chunks: &[Chunk<'_>]) -> bool {
         && !chunks[0].fixed
 }
 
+/// Whether the sentence that `chunks` opens ends in a question mark.
+pub fn is_question(chunks: &[Chunk<'_>]) -> bool {
+    chunks
+        .iter()
+        .find(|c| c.ends_sentence())
+        .is_some_and(|c| c.text.trim_end_matches(['"', ')']).ends_with('?'))
+}
+
 /// Splits prose content into chunks; protected spans stay whole with the punctuation touching them.
 pub fn split(content: &str) -> Vec<Chunk<'_>> {
     let spans = protected_spans(content);

@@ -201,7 +201,9 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                 }
                 // `Can you read PDF files?` may ask what the reader is able to do; only with
                 // `please`, or outside a question, is it surely a request.
-                if matches!(rule.pattern, "can you" | "could you") && is_question(&chunks[i..]) {
+                if matches!(rule.pattern, "can you" | "could you")
+                    && chunks::is_question(&chunks[i..])
+                {
                     continue;
                 }
                 // `is going to` is the future only before a verb: `it is going to your address`
@@ -250,14 +252,6 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             i += 1;
         }
     }
-}
-
-/// Whether the sentence that `chunks` opens ends in a question mark.
-fn is_question(chunks: &[Chunk<'_>]) -> bool {
-    chunks
-        .iter()
-        .find(|c| c.ends_sentence())
-        .is_some_and(|c| c.text.trim_end_matches(['"', ')']).ends_with('?'))
 }
 
 /// Verbs of what happens to the reader rather than what the reader does.

@@ -3,8 +3,12 @@
 //! - the verb of a pronoun or relative subject: `they have been flagged` is not `they have
 //!   flagged`, `items that were bought` is not `items that bought`;
 //! - the reach of a negation: `not that it arrived broken`, `not very good`;
-//! - `you` inside a sentence (`when the user asks you to`), and in what somebody said;
-//! - `and` between clauses (`unless asked, and never force-push`).
+//! - `you` inside a sentence (`when the user asks you to`), in what somebody said, and before
+//!   an auxiliary, a past tense or its copula (`You have access`, `You proposed`);
+//! - `and` between clauses (`unless asked, and never force-push`);
+//! - the main verb after a subject holding a relative clause (`users who invited guests are
+//!   notified`), and the copula before `that`, `to`, `of` or an article;
+//! - `the` before a number standing for things named before (`links the two.`).
 
 use super::lexicon::{self, is_be, is_have, is_modal, is_negation};
 use super::sense::Context;
@@ -194,35 +198,7 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if w == "the"
         && next.is_some_and(|n| {
             matches!(n, "one" | "ones" | "former" | "latter")
-                || (is_number_word(n)
-                    && ctx.rest.get(1).is_some_and(|numeral| {
-                        !numeral.trail().is_empty()
-                            || ctx
-                                .rest
-                                .get(2)
-                                .and_then(Chunk::lower_any)
-                                .is_some_and(|after| {
-                                    matches!(
-                                        &*after,
-                                        "and"
-                                            | "or"
-                                            | "but"
-                                            | "are"
-                                            | "were"
-                                            | "is"
-                                            | "was"
-                                            | "will"
-                                            | "can"
-                                            | "must"
-                                            | "should"
-                                            | "may"
-                                            | "of"
-                                            | "in"
-                                            | "to"
-                                            | "with"
-                                    )
-                                })
-                    }))
+                || (is_number_word(n) && numeral_stands_alone(ctx))
         })
     {
         return true;
@@ -251,20 +227,10 @@ pub(super) fn opens_relative(before: Option<&Chunk<'_>>, chunk: &Chunk<'_>) -> b
                         && !is_have(&b)
                         && !is_modal(&b)
                         && !lexicon::is_determiner(&b)
+                        && !lexicon::is_preposition(&b)
                         && !matches!(
                             &*b,
-                            "in" | "on"
-                                | "at"
-                                | "of"
-                                | "for"
-                                | "with"
-                                | "by"
-                                | "from"
-                                | "about"
-                                | "like"
-                                | "to"
-                                | "than"
-                                | "such"
+                            "such"
                                 | "now"
                                 | "except"
                                 | "and"
@@ -283,17 +249,29 @@ pub(super) fn opens_relative(before: Option<&Chunk<'_>>, chunk: &Chunk<'_>) -> b
                                 | "unless"
                                 | "until"
                                 | "while"
-                                | "into"
-                                | "upon"
-                                | "over"
-                                | "under"
-                                | "through"
-                                | "without"
                         )
                 })
         }
         _ => false,
     }
+}
+
+/// Whether the numeral after this word stands for things rather than counting a noun: it
+/// closes its clause, or a function word follows it (`the two and`, `the three are`).
+fn numeral_stands_alone(ctx: &Context<'_, '_>) -> bool {
+    let Some(numeral) = ctx.rest.get(1) else {
+        return false;
+    };
+    !numeral.trail().is_empty()
+        || ctx
+            .rest
+            .get(2)
+            .and_then(Chunk::lower_any)
+            .is_some_and(|after| {
+                is_be(&after)
+                    || is_modal(&after)
+                    || matches!(&*after, "and" | "or" | "but" | "of" | "in" | "to" | "with")
+            })
 }
 
 /// Small numbers written as words.

@@ -6,7 +6,7 @@
 use super::drop_tier;
 use super::{clauses, lexicon, relations};
 use crate::options::Mode;
-use crate::stages::chunks::Chunk;
+use crate::stages::chunks::{self, Chunk};
 
 /// How far apart the two ends of a range may be: `from the old folder to the new one`.
 pub(super) const RANGE_WORDS: usize = 6;
@@ -35,7 +35,7 @@ impl<'c, 'a> Context<'c, 'a> {
 
     /// Whether this word's sentence ends in a question mark.
     pub fn in_question(&self) -> bool {
-        sentence_is_question(self.rest)
+        chunks::is_question(self.rest)
     }
 
     /// Whether one of the three words before this one, in its clause (no punctuation between),
@@ -72,7 +72,7 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
         // A role opens its line or is `a`/`an` something; elsewhere `You are responsible for
         // the investigation` says who, after a sentence about someone else.
         && (ctx.prev.is_none() || word(2).is_some_and(|n| matches!(&*n, "a" | "an")))
-        && !sentence_is_question(ctx.rest);
+        && !ctx.in_question();
     opens_role.then_some(Mode::Conservative)
 }
 
@@ -323,15 +323,15 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // it ...?`, after a speaker's label too (`User: Is my order late?`), and a copula
         // before its subject (`How sure are you?`).
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" => {
-            (at_start || after_label) && sentence_is_question(ctx.rest)
+            (at_start || after_label) && ctx.in_question()
                 || (lexicon::is_be(w)
                     && next.as_deref().is_some_and(is_subject_pronoun)
-                    && sentence_is_question(ctx.rest))
+                    && ctx.in_question())
         }
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
         // are the sentence's verb (`has two modes`).
         "has" | "have" | "had" => {
-            ((at_start || after_label) && sentence_is_question(ctx.rest))
+            ((at_start || after_label) && ctx.in_question())
                 || !next
                     .as_deref()
                     .is_some_and(|n| n.len() > 3 && (n.ends_with("ed") || n.ends_with("en")))
@@ -501,10 +501,4 @@ fn copula_opens_sentence(ctx: &Context<'_, '_>) -> bool {
         None => true,
         Some(i) => earlier[i].ends_sentence() || earlier[i].trail().contains(':'),
     }
-}
-
-fn sentence_is_question(rest: &[Chunk]) -> bool {
-    rest.iter()
-        .find(|c| c.ends_sentence())
-        .is_some_and(|c| c.text.trim_end_matches(['"', ')']).ends_with('?'))
 }
