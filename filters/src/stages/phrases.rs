@@ -208,28 +208,7 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                 }
                 // `is going to` is the future only before a verb: `it is going to your address`
                 // is a movement, not `it will your address`.
-                if rule.pattern.ends_with("going to")
-                    && !chunks.get(i + len).is_some_and(|next| {
-                        !next.is_capitalized()
-                            && next.lower_any().is_some_and(|w| {
-                                !is_determiner(&w)
-                                    && !matches!(
-                                        &*w,
-                                        "me" | "us"
-                                            | "him"
-                                            | "them"
-                                            | "someone"
-                                            | "somebody"
-                                            | "everyone"
-                                            | "everybody"
-                                            | "anyone"
-                                            | "anybody"
-                                            | "nobody"
-                                            | "no"
-                                    )
-                            })
-                    })
-                {
+                if rule.pattern.ends_with("going to") && !may_be_a_verb(chunks.get(i + len)) {
                     continue;
                 }
                 // `in a * way` becomes an adverb only where English forms one regularly.
@@ -252,6 +231,31 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             i += 1;
         }
     }
+}
+
+/// Whether `next` may be a bare verb (`going to send`) rather than what one goes to: a name, a
+/// determiner or a pronoun (`going to Paris`, `going to your office`, `going to someone`).
+fn may_be_a_verb(next: Option<&Chunk<'_>>) -> bool {
+    next.is_some_and(|next| {
+        !next.is_capitalized()
+            && next.lower_any().is_some_and(|w| {
+                !is_determiner(&w)
+                    && !matches!(
+                        &*w,
+                        "me" | "us"
+                            | "him"
+                            | "them"
+                            | "someone"
+                            | "somebody"
+                            | "everyone"
+                            | "everybody"
+                            | "anyone"
+                            | "anybody"
+                            | "nobody"
+                            | "no"
+                    )
+            })
+    })
 }
 
 /// Verbs of what happens to the reader rather than what the reader does.
