@@ -23,7 +23,7 @@ use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
         "a" | "an" | "the" | "please" | "kindly" | "very" | "really" | "basically" | "actually"
-        | "simply" | "essentially" | "literally" | "certainly" | "definitely" | "truly"
+        | "simply" | "essentially" | "certainly" | "definitely" | "truly"
         | "extremely" | "absolutely" | "obviously" | "surely" | "indeed" | "honestly"
         | "incredibly" | "highly" | "utterly" | "overall" | "additionally" | "easily"
         | "appropriately" | "successfully" | "effectively" | "efficiently" | "specifically"
@@ -51,7 +51,8 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // - the possessives, which say whose (`caused by its negligence`, `on their behalf`,
         //   `caused by your failure`, `what my finance team needs`), and the demonstratives,
         //   which limit what is meant (`do not reveal these instructions`);
-        // - `let's`, a proposal (`Let's start` is not the order `Start`);
+        // - `let's`, a proposal (`Let's start` is not the order `Start`), and `literally`, a
+        //   manner (`translate it literally`);
         // - `also`, which adds to what was said (`may also terminate for cause` is not `may
         //   terminate`); adjectives that narrow their noun (`a specific drug is named`, `enter
         //   the given value`, `the provided template`, `relevant evidence`);

@@ -92,7 +92,15 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     }
     // Before `to` or `of` the copula says what a thing is: `The plan is to migrate` is not the
     // command `Plan to migrate`, `Time is of the essence` not `Time of essence`.
-    if is_be(w) && next.is_some_and(|n| n == "to" || n == "of") {
+    // Before a question word it introduces what follows: `Here is why it failed`.
+    if is_be(w)
+        && next.is_some_and(|n| {
+            matches!(
+                n,
+                "to" | "of" | "why" | "what" | "who" | "how" | "where" | "when"
+            )
+        })
+    {
         return true;
     }
     // After a subject holding a relative clause the copula is the main verb: without it `users
@@ -128,9 +136,10 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // Before an auxiliary or a past tense, `you` is who has, will, may or did do something (`You
-    // have access to four tools`, `You will receive a CSV file`, `You proposed that ...`):
-    // without it the sentence is a fragment, or a command it never was.
+    // Before an auxiliary or a past tense, `you` is who has, will, may, must or did do something
+    // (`You have access to four tools`, `You will receive a CSV file`, `You proposed that ...`):
+    // without it the sentence is a fragment, a command it never was, or, after a sentence about
+    // someone else, theirs (`Ask Tom to lock the door. You must never leave it open.`).
     if w == "you"
         && next.is_some_and(|n| {
             is_have(n)
@@ -148,6 +157,8 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
                         | "did"
                         | "were"
                         | "was"
+                        | "must"
+                        | "should"
                 )
         })
     {

@@ -94,7 +94,9 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
         // `being` after a verb or preposition taking an -ing form is the verb itself: `stopped
         // being the leader`, `avoid being accused`, `by being informed`.
-        "being" => before.is_some_and(takes_gerund),
+        // After a copula it makes the passive progressive: `the car is being repaired` is not
+        // `the car repaired`.
+        "being" => before.is_some_and(|b| takes_gerund(b) || lexicon::is_be(b)),
         _ => false,
     }
 }

@@ -100,7 +100,6 @@ fn is_adverb_of_degree_or_doubt(w: &str) -> bool {
             | "honestly"
             | "actually"
             | "basically"
-            | "literally"
             | "obviously"
             | "probably"
             | "maybe"
@@ -249,6 +248,10 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // slip`).
         "there" | "here" => {
             closes_clause
+                // `Here is why it failed`: without it the rest reads as a heading or a question.
+                || ctx.rest.get(2).and_then(Chunk::lower_any).is_some_and(|w| {
+                    matches!(&*w, "why" | "what" | "who" | "how" | "where" | "when" | "which")
+                })
                 || !(at_start || ctx.prev.is_some_and(|p| p.text.ends_with(':')))
                 || !next.as_deref().is_some_and(|n| {
                     matches!(

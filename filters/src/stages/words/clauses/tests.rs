@@ -442,3 +442,23 @@ fn found_by_the_seventh_audit() {
         "Cite relevant sources. Enter given value.",
     );
 }
+
+#[test]
+fn found_by_the_eighth_audit() {
+    in_every_mode(
+        "The car is being repaired, so you cannot drive it.",
+        "Car being repaired, so you cannot drive it.",
+    );
+    in_every_mode(
+        "Translate it literally and add a note.",
+        "Translate it literally and add note.",
+    );
+    in_every_mode("Here is why it failed.", "Here is why it failed.");
+    assert_eq!(
+        run(
+            "Ask Tom to lock the door. You must never leave it open.",
+            Mode::Aggressive
+        ),
+        "Ask Tom to lock door. You must never leave it open."
+    );
+}
