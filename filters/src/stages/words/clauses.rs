@@ -17,10 +17,7 @@ use crate::stages::chunks::Chunk;
 /// A subject pronoun, or a relative pronoun standing for its noun: the verb after one is all
 /// that says what the subject is or undergoes (`they are banned`, `dinners that were approved`).
 fn is_subject(w: &str) -> bool {
-    matches!(
-        w,
-        "i" | "you" | "he" | "she" | "it" | "we" | "they" | "that" | "which" | "who"
-    )
+    lexicon::is_subject_pronoun(w) || matches!(w, "that" | "which" | "who")
 }
 
 /// Degree adverbs that a negation before them makes part of what is said: `not very good` is

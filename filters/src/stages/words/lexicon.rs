@@ -204,6 +204,11 @@ pub(super) fn is_past_tense(w: &str) -> bool {
         )
 }
 
+/// The pronouns that can be a clause's subject.
+pub(super) fn is_subject_pronoun(w: &str) -> bool {
+    matches!(w, "i" | "you" | "he" | "she" | "it" | "we" | "they")
+}
+
 /// The forms of `be`.
 pub(super) fn is_be(w: &str) -> bool {
     matches!(

@@ -76,11 +76,6 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
     opens_role.then_some(Mode::Conservative)
 }
 
-/// The pronouns that can be a clause's subject.
-fn is_subject_pronoun(w: &str) -> bool {
-    matches!(w, "i" | "you" | "he" | "she" | "it" | "we" | "they")
-}
-
 /// The droppable adverbs that can answer a question on their own.
 fn is_adverb_of_degree_or_doubt(w: &str) -> bool {
     matches!(
@@ -328,7 +323,7 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" => {
             (at_start || after_label) && ctx.in_question()
                 || (lexicon::is_be(w)
-                    && next.as_deref().is_some_and(is_subject_pronoun)
+                    && next.as_deref().is_some_and(lexicon::is_subject_pronoun)
                     && ctx.in_question())
         }
         // `has`/`have`/`had` are auxiliaries before a participle (`has finished`); otherwise they
