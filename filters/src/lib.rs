@@ -110,15 +110,16 @@ fn run(text: &str, options: &Options, breakdown: Breakdown) -> Run {
         mode: options.mode,
         tokenizer,
         english: lang::is_english(sealed.text()),
+        rule_stage_text: breakdown == Breakdown::Stages,
     };
 
     let staged = stages::run(sealed.text(), &ctx);
     let restored = sealed.restore(&staged.dense);
     // Only the text that is sent on needs the byte-for-byte check; the intermediate text is
     // restored just to count what the rule stages saved.
-    let restored_deterministic = match breakdown {
-        Breakdown::Stages => sealed.restore(&staged.deterministic).map(Some),
-        Breakdown::Totals => Some(None),
+    let restored_deterministic = match &staged.deterministic {
+        Some(text) => sealed.restore(text).map(Some),
+        None => Some(None),
     };
     let integrity_passed = match (&restored_deterministic, &restored) {
         (Some(_), Some(out)) => sealed.verify(out),

@@ -28,13 +28,17 @@ pub struct Context {
     pub tokenizer: Tokenizer,
     /// The text as a whole reads as English: the English rules may run on its English sentences.
     pub english: bool,
+    /// The caller counts what the rule-based stages saved on their own (the per-stage
+    /// breakdown), so the text after them is wanted as well as the final one.
+    pub rule_stage_text: bool,
 }
 
 /// The text after the rule-based stages (cleanup, preamble pruning, phrase rewriting), and after
 /// the density stages too (word dropping and, in aggressive, sentence pruning). The first is
-/// returned so that each stage's savings can be counted in real tokens.
+/// returned, when [`Context::rule_stage_text`] asks for it, so that each stage's savings can be
+/// counted in real tokens.
 pub struct Staged {
-    pub deterministic: String,
+    pub deterministic: Option<String>,
     pub dense: String,
 }
 
@@ -43,7 +47,7 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     let cleaned = cleanup::run(text, ctx.mode);
     if !ctx.english {
         return Staged {
-            deterministic: cleaned.clone(),
+            deterministic: ctx.rule_stage_text.then(|| cleaned.clone()),
             dense: cleaned,
         };
     }
@@ -69,14 +73,24 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     } else {
         Bullets::Keep
     };
-    let (thinned, deterministic) = map_prose(&cleaned, rewrite, Some(thin), bullets);
+    let (thinned, deterministic) = if ctx.rule_stage_text {
+        map_prose(&cleaned, rewrite, Some(thin), bullets)
+    } else {
+        // Without the breakdown both edits run back to back, and the text between them is
+        // never rendered.
+        let both = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
+            rewrite(chunks, kind);
+            thin(chunks, kind);
+        };
+        map_prose(&cleaned, both, None::<Edit>, bullets)
+    };
     let dense = if mode == Mode::Aggressive {
         prune::run(&thinned)
     } else {
         thinned
     };
     Staged {
-        deterministic: deterministic.unwrap_or_default(),
+        deterministic,
         dense,
     }
 }
@@ -86,7 +100,6 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
 trait LineEdit: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static {}
 impl<F: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static> LineEdit for F {}
 
-#[cfg(test)]
 type Edit = fn(&mut Vec<chunks::Chunk<'_>>, Kind);
 
 /// Whether bullet items keep their bullets. Aggressive drops them (telegraphic layout): each item
@@ -386,6 +399,7 @@ mod tests {
             mode,
             tokenizer: Tokenizer::O200kBase,
             english: true,
+            rule_stage_text: false,
         };
         run(text, &ctx).dense
     }
