@@ -190,12 +190,15 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
             if let Some((len, wildcard)) = matches(chunks, i, &table.words[idx]) {
                 // `You will see a warning`, `you will be given a puzzle` tell what happens to
                 // the reader; without `you will` they would read as commands.
+                // `You will not have internet access` says what the reader cannot do; `Not have
+                // internet access` says nothing, and after a sentence about someone else
+                // would read as theirs.
                 if rule.replacement.is_empty()
                     && rule.pattern.starts_with("you")
                     && chunks
                         .get(i + len)
                         .and_then(Chunk::lower_any)
-                        .is_some_and(|w| is_experienced(&w))
+                        .is_some_and(|w| is_experienced(&w) || is_negation(&w))
                 {
                     continue;
                 }
@@ -522,6 +525,17 @@ mod tests {
         assert_eq!(
             run("The refund is going to someone else.", Mode::Balanced),
             "The refund is going to someone else."
+        );
+    }
+
+    #[test]
+    fn you_will_stays_before_a_negation() {
+        assert_eq!(
+            run(
+                "You will write a poem. You will not have internet access.",
+                Mode::Balanced
+            ),
+            "Write a poem. You will not have internet access."
         );
     }
 

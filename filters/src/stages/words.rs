@@ -4,7 +4,9 @@
 //! are never dropped, and the context rules (`sense`, `relations`, `clauses`) keep a listed word
 //! wherever the sentence needs it.
 
+mod amounts;
 mod clauses;
+mod degree;
 pub(super) mod lexicon;
 mod relations;
 mod sense;
@@ -32,17 +34,17 @@ fn drop_tier(w: &str) -> Option<Mode> {
         // Copulas, relative pronouns and introductory `there`/`here`.
         | "is" | "are" | "was" | "were" | "be" | "been" | "being" | "am" | "that" | "which"
         | "who" | "whom" | "there" | "here" => Some(Mode::Conservative),
-        // Hedges and linking adverbs: what they say is a matter of degree or emphasis.
-        "quite" | "fairly" | "somewhat" | "perhaps" | "maybe" | "probably" | "possibly" => {
-            Some(Mode::Balanced)
-        }
+        // Hedges: as softeners of a request, or beside a modal that doubts already (see
+        // `degree`); and `quite`, a matter of emphasis.
+        "quite" | "perhaps" | "maybe" | "probably" | "possibly" => Some(Mode::Balanced),
         // Auxiliaries, `and` after a comma (see `clauses`), and adjectives that add nothing
         // before their noun (`the respective files`).
         "has" | "have" | "had" | "and" => Some(Mode::Balanced),
         _ if lexicon::is_low_information_adjective(w) => Some(Mode::Balanced),
         "you" | "you're" | "it's" | "you'll" | "you've" | "you'd" => Some(Mode::Aggressive),
         // Never dropped, because they change what a sentence says:
-        // - `still`, `already`, `even` (`even if`), `strictly`, `directly`, `explicitly`,
+        // - `still`, `already`, `even` (`even if`), `strictly`, the downtoners `somewhat` and
+        //   `fairly` (`somewhat higher` is not `higher`), `directly`, `explicitly`,
         //   `immediately`, `quickly`, `carefully`, `accurately`, `thoroughly`, `currently`,
         //   `properly`, `completely`, `entirely`, `totally`, and `usually`, `typically`,
         //   `generally`, which turn a rule of thumb into a rule;

@@ -74,6 +74,18 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_be(w) && next.is_some_and(takes_two_objects) {
         return true;
     }
+    // Where that keeps `been`, its `has` stays too: `has been prescribed for you` is not `been
+    // prescribed for you`.
+    if is_have(w)
+        && next == Some("been")
+        && ctx
+            .rest
+            .get(2)
+            .and_then(Chunk::lower_any)
+            .is_some_and(|n| takes_two_objects(&n))
+    {
+        return true;
+    }
     // In what somebody said (`Chen: It does.`, `Alice: Dana, you wanted to move it.`) `you`
     // and `it` are people and things of the exchange, not the reader and the task.
     if ctx.speech && is_addressed(w) {
@@ -133,13 +145,17 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    // Before an auxiliary or a past tense, `you` is who has, will, may, must or did do something
-    // (`You have access to four tools`, `You will receive a CSV file`, `You proposed that ...`):
-    // without it the sentence is a fragment, a command it never was, or, after a sentence about
-    // someone else, theirs (`Ask Tom to lock the door. You must never leave it open.`).
+    // Before an auxiliary, a negation or a past tense, `you` is who has, will, may, must, cannot
+    // or did do something (`You have access to four tools`, `You will receive a CSV file`, `You
+    // cannot read files`, `You proposed that ...`), and before a frequency or focus adverb who
+    // usually or only does it (`You usually work on one task at a time`): without it the
+    // sentence is a fragment, a command it never was, or, after a sentence about someone else,
+    // theirs (`Ask Tom to lock the door. You must never leave it open.`).
     if w == "you"
         && next.is_some_and(|n| {
             is_have(n)
+                || is_negation(n)
+                || lexicon::is_frequency_or_focus_adverb(n)
                 || lexicon::is_past_tense(n)
                 || matches!(
                     n,

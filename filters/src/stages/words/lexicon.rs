@@ -230,6 +230,29 @@ pub(in crate::stages) fn is_modal(w: &str) -> bool {
     )
 }
 
+/// Adverbs of frequency and focus, which say how often or how exclusively someone acts
+/// (`You usually work alone`, `You only edit files in src`).
+pub(super) fn is_frequency_or_focus_adverb(w: &str) -> bool {
+    matches!(
+        w,
+        "usually"
+            | "often"
+            | "always"
+            | "sometimes"
+            | "rarely"
+            | "seldom"
+            | "typically"
+            | "generally"
+            | "normally"
+            | "only"
+            | "also"
+            | "still"
+            | "already"
+            | "just"
+            | "mostly"
+    )
+}
+
 /// The words that negate.
 pub(in crate::stages) fn is_negation(w: &str) -> bool {
     matches!(w, "not" | "never" | "no" | "nor" | "cannot") || w.ends_with("n't")

@@ -4,7 +4,7 @@
 //! The rules on relations and clauses are in `relations` and `clauses`.
 
 use super::drop_tier;
-use super::{clauses, lexicon, relations};
+use super::{amounts, clauses, degree, lexicon, relations};
 use crate::options::Mode;
 use crate::stages::chunks::{self, Chunk};
 
@@ -105,6 +105,31 @@ fn is_adverb_of_degree_or_doubt(w: &str) -> bool {
     )
 }
 
+/// Comparatives that open one half of `the more ..., the harder ...`.
+fn is_comparative(w: &str) -> bool {
+    matches!(
+        w,
+        "more"
+            | "less"
+            | "fewer"
+            | "better"
+            | "worse"
+            | "sooner"
+            | "later"
+            | "higher"
+            | "lower"
+            | "harder"
+            | "easier"
+            | "faster"
+            | "slower"
+            | "bigger"
+            | "smaller"
+            | "longer"
+            | "shorter"
+            | "greater"
+    )
+}
+
 /// Object pronouns and question words: a preposition before one of them is what ties it to the
 /// sentence (`suggestions of it`, `think about what`).
 pub(super) fn is_object_pronoun(w: &str) -> bool {
@@ -132,7 +157,11 @@ pub(super) fn is_object_pronoun(w: &str) -> bool {
 
 /// Words whose removal would change what a sentence says in context.
 pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
-    if relations::keeps(ctx, w) || clauses::keeps(ctx, w) {
+    if relations::keeps(ctx, w)
+        || clauses::keeps(ctx, w)
+        || amounts::keeps(ctx, w)
+        || degree::keeps(ctx, w)
+    {
         return true;
     }
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);
@@ -198,6 +227,17 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     // finished`, with adverbs between too (`can only be voided`, `must always be rotated`);
     // after a negation it is what the negation forbids (`Do not be verbose`, `must not be
     // longer`).
+    // `Be` opening a sentence is the command itself: `Be done with the review by Friday` is not
+    // the report `Done with review by Friday`, `Always be polite` not `Always polite`.
+    if w == "be"
+        && (at_start
+            || ctx
+                .before
+                .and_then(Chunk::lower_any)
+                .is_some_and(|b| matches!(&*b, "always" | "please" | "just")))
+    {
+        return true;
+    }
     if w == "be"
         && (ctx
             .prev
@@ -240,9 +280,18 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         }
         // Only opening its sentence does `there` merely introduce: after a noun it is a place
         // (`files there are deleted`), after `but` the subject of its clause (`but there is a
-        // slip`).
+        // slip`). Before a past copula it keeps the tense (`There was no response`), and before
+        // a negation the statement (`There is no backup`; `no backup` is a fragment).
         "there" | "here" => {
             closes_clause
+                || next
+                    .as_deref()
+                    .is_some_and(|n| matches!(n, "was" | "were"))
+                || ctx
+                    .rest
+                    .get(2)
+                    .and_then(Chunk::lower_any)
+                    .is_some_and(|n| lexicon::is_negation(&n))
                 // `Here is why it failed`: without it the rest reads as a heading or a question.
                 || ctx.rest.get(2).and_then(Chunk::lower_any).is_some_and(|w| {
                     matches!(&*w, "why" | "what" | "who" | "how" | "where" | "when" | "which")
@@ -294,6 +343,30 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                 "you" | "it" | "they" | "we" | "i" | "your" | "this" | "there" | "he" | "she"
             )
         }),
+        // The copula of a `there` that stays: `during an outage, there is no protection` is
+        // not `there no protection`.
+        "is" | "are" | "was" | "were"
+            if ctx.prev.is_some_and(|p| p.trail().is_empty())
+                && ctx
+                    .prev
+                    .and_then(Chunk::lower_any)
+                    .is_some_and(|p| matches!(&*p, "there" | "here")) =>
+        {
+            true
+        }
+        // `The more files you change, the harder the review is`: each `the` makes its
+        // comparative one half of the correlation.
+        "the" if next.as_deref().is_some_and(is_comparative) => {
+            let pairs_later = ctx.rest.windows(2).any(|pair| {
+                pair[0].trail().contains(',') && pair[1].lower_any().as_deref() == Some("the")
+            });
+            let pairs_earlier = ctx.prev.is_some_and(|p| p.text.ends_with(','))
+                && ctx
+                    .earlier()
+                    .iter()
+                    .any(|c| c.lower_any().as_deref() == Some("the"));
+            (at_start && pairs_later) || pairs_earlier
+        }
         // A copula or `have` before a negation carries it: `is not`, `has never`.
         "is" | "are" | "was" | "were" | "be" | "has" | "have" | "had"
             if next

@@ -195,7 +195,7 @@ fn found_by_the_fourth_audit_and_the_review() {
             "Files there are deleted. It works, but there is a slip.",
             Mode::Balanced
         ),
-        "Files there deleted. It works, but there is slip."
+        "Files there are deleted. It works, but there is slip."
     );
     assert_eq!(
         run("There are three files.", Mode::Balanced),
@@ -460,5 +460,66 @@ fn found_by_the_eighth_audit() {
             Mode::Aggressive
         ),
         "Ask Tom to lock door. You must never leave it open."
+    );
+}
+
+#[test]
+fn found_by_the_ninth_audit() {
+    // Amounts: a time of day, a rate.
+    in_every_mode(
+        "Take the first dose at 8 am and the second at 8 pm.",
+        "Take first dose at 8 am and second at 8 pm.",
+    );
+    in_every_mode("Take 500 mg a day.", "Take 500 mg a day.");
+    in_every_mode("Take a day off.", "Take day off.");
+    // A hedge on a claim, a downtoner, an intensifier in a condition.
+    assert_eq!(
+        run("The vendor will probably raise prices.", Mode::Balanced),
+        "Vendor will probably raise prices."
+    );
+    assert_eq!(
+        run("Three days, maybe four.", Mode::Balanced),
+        "Three days, maybe four."
+    );
+    assert_eq!(
+        run("The contract may possibly be renewed.", Mode::Balanced),
+        "Contract may be renewed."
+    );
+    assert_eq!(
+        run("Sales were somewhat higher.", Mode::Balanced),
+        "Sales somewhat higher."
+    );
+    in_every_mode(
+        "Only call the API when it is absolutely necessary.",
+        "Only call API when it is absolutely necessary.",
+    );
+    in_every_mode("It is really useful.", "It is useful.");
+    // The imperative `Be`, a `has` its `been` needs, `there` with its copula, the correlative.
+    in_every_mode("Always be polite.", "Always be polite.");
+    in_every_mode(
+        "Be done with the review by Friday.",
+        "Be done with review by Friday.",
+    );
+    assert_eq!(
+        run("The invoice has been paid, so wait.", Mode::Balanced),
+        "Invoice has been paid, so wait."
+    );
+    in_every_mode("There was no response.", "There was no response.");
+    in_every_mode(
+        "During an outage, there is no protection.",
+        "During outage, there is no protection.",
+    );
+    in_every_mode(
+        "The more files you change, the harder the review is.",
+        "The more files you change, the harder review is.",
+    );
+    in_every_mode("Pick the more robust option.", "Pick more robust option.");
+    // Aggressive keeps `You` before a negation or a frequency adverb.
+    assert_eq!(
+        run(
+            "Ask Tom to check the logs. You shouldn't guess. You usually work alone.",
+            Mode::Aggressive
+        ),
+        "Ask Tom to check logs. You shouldn't guess. You usually work alone."
     );
 }

@@ -1,0 +1,73 @@
+//! Words of doubt and degree that carry the sentence's sense where they stand. A hedge on a
+//! claim is the claim's strength (`will probably raise prices` is not `will raise prices`,
+//! `three days, maybe four` not `three days, four`); only as a softener of a request (`Perhaps
+//! you could`, `Maybe try`) or beside a modal that already doubts (`may possibly`) does it add
+//! nothing. An intensifier inside a condition raises its bar (`only when it is absolutely
+//! necessary` is not `only when it is necessary`).
+
+use super::lexicon;
+use super::sense::Context;
+use crate::stages::chunks::Chunk;
+
+/// Whether `w` (a hedge or intensifier the lists drop) stays here.
+pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
+    if is_hedge(w) {
+        return !softens(ctx);
+    }
+    is_intensifier(w) && in_condition(ctx)
+}
+
+fn is_hedge(w: &str) -> bool {
+    matches!(w, "perhaps" | "maybe" | "probably" | "possibly")
+}
+
+fn is_intensifier(w: &str) -> bool {
+    matches!(
+        w,
+        "very"
+            | "really"
+            | "absolutely"
+            | "truly"
+            | "extremely"
+            | "highly"
+            | "incredibly"
+            | "utterly"
+            | "definitely"
+            | "certainly"
+    )
+}
+
+/// A hedge that softens a request or doubles a modal's doubt.
+fn softens(ctx: &Context<'_, '_>) -> bool {
+    let after_doubting_modal = ctx
+        .prev
+        .filter(|p| p.trail().is_empty())
+        .and_then(Chunk::lower_any)
+        .is_some_and(|p| matches!(&*p, "may" | "might" | "could"));
+    let before_request = ctx.rest.first().is_some_and(|c| c.trail().is_empty())
+        && ctx
+            .rest
+            .get(1)
+            .and_then(Chunk::lower_any)
+            .is_some_and(|n| matches!(&*n, "you" | "try" | "consider"));
+    after_doubting_modal || before_request
+}
+
+/// Whether a condition opened earlier in this sentence, within a few words (`if`, `when`,
+/// `unless`, `only`).
+fn in_condition(ctx: &Context<'_, '_>) -> bool {
+    for chunk in ctx.earlier().iter().rev() {
+        if chunk.ends_sentence() {
+            return false;
+        }
+        if chunk.lower_any().is_some_and(|w| {
+            matches!(
+                &*w,
+                "if" | "when" | "whenever" | "unless" | "until" | "only"
+            ) || lexicon::is_negation(&w)
+        }) {
+            return true;
+        }
+    }
+    false
+}
