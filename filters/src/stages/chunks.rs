@@ -170,6 +170,12 @@ impl std::ops::Deref for Lower<'_> {
     }
 }
 
+impl AsRef<str> for Lower<'_> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 fn is_abbreviation(core: &str) -> bool {
     matches!(
         core,

@@ -54,15 +54,15 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     let Context {
         mode, tokenizer, ..
     } = *ctx;
-    let rewrite = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
+    let rewrite = move |chunks: &mut Vec<chunks::Chunk>, place: Place| {
         // A text line may go whole; a heading or list item keeps its place in the structure.
-        pleasantries::drop(chunks, kind == Kind::Text);
+        pleasantries::drop(chunks, place.kind == Kind::Text);
         phrases::rewrite(chunks, mode, tokenizer);
     };
     // A heading keeps its words: the text refers to it by them (`see "What you can do"`).
-    let thin = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
-        if !matches!(kind, Kind::Heading(_)) {
-            words::drop_words(chunks, mode);
+    let thin = move |chunks: &mut Vec<chunks::Chunk>, place: Place| {
+        if !matches!(place.kind, Kind::Heading(_)) {
+            words::drop_words(chunks, mode, place.after_prose);
         }
     };
     // One pass: each line is split once, rewritten, rendered for the rule-based count, then
@@ -78,9 +78,9 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     } else {
         // Without the breakdown both edits run back to back, and the text between them is
         // never rendered.
-        let both = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
-            rewrite(chunks, kind);
-            thin(chunks, kind);
+        let both = move |chunks: &mut Vec<chunks::Chunk>, place: Place| {
+            rewrite(chunks, place);
+            thin(chunks, place);
         };
         map_prose(&cleaned, both, None::<Edit>, bullets)
     };
@@ -95,12 +95,22 @@ pub fn run(text: &str, ctx: &Context) -> Staged {
     }
 }
 
-/// An edit of one line's chunks, told the line's kind. It owns what it needs (`Copy + Send +
-/// 'static`), so that on a long text the helper thread can apply it to some of the lines.
-trait LineEdit: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static {}
-impl<F: Fn(&mut Vec<chunks::Chunk<'_>>, Kind) + Copy + Send + 'static> LineEdit for F {}
+/// What an edit of a line knows of where the line stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    kind: Kind,
+    /// The line before it, blank lines aside, is prose ending a sentence and giving no role:
+    /// this line goes on with what was said there (`Ask Maria to review the patch.` / `You are
+    /// a required reviewer.`) rather than opening the text or a section.
+    after_prose: bool,
+}
 
-type Edit = fn(&mut Vec<chunks::Chunk<'_>>, Kind);
+/// An edit of one line's chunks, told the line's place. It owns what it needs (`Copy + Send +
+/// 'static`), so that on a long text the helper thread can apply it to some of the lines.
+trait LineEdit: Fn(&mut Vec<chunks::Chunk<'_>>, Place) + Copy + Send + 'static {}
+impl<F: Fn(&mut Vec<chunks::Chunk<'_>>, Place) + Copy + Send + 'static> LineEdit for F {}
+
+type Edit = fn(&mut Vec<chunks::Chunk<'_>>, Place);
 
 /// Whether bullet items keep their bullets. Aggressive drops them (telegraphic layout): each item
 /// still starts a line of its own, keeps its indentation and task box, and a bullet costs a token
@@ -142,9 +152,15 @@ fn map_prose_in(
 ) -> (String, Option<String>) {
     let lines = lines::parse(text);
     let editable = |line: &lines::Line<'_>| line.is_prose() && line.kind != Kind::FrontMatter;
-    let edited = in_pieces(&lines, text.len(), pieces, editable, move |contents| {
-        edit_lines(contents, edit, then)
-    });
+    let places = places(&lines);
+    let edited = in_pieces(
+        &lines,
+        &places,
+        text.len(),
+        pieces,
+        editable,
+        move |contents| edit_lines(contents, edit, then),
+    );
     let mut edited = edited.iter().flat_map(EditedLines::iter);
 
     let mut out = Document::with_capacity(text.len(), bullets);
@@ -162,16 +178,17 @@ fn map_prose_in(
     (out.text, first.map(|doc| doc.text))
 }
 
-/// The contents (with their kinds) of the `wanted` lines of a document, cut into `pieces` runs
+/// The contents (with their places) of the `wanted` lines of a document, cut into `pieces` runs
 /// of lines of about equal bytes, each handed to `work`. With more than one piece the helper
 /// thread takes them from the first on while the caller takes them from the last back, so the two
 /// meet wherever the helper has got to. The results come back in document order.
 fn in_pieces<O: Send + 'static>(
     lines: &[lines::Line<'_>],
+    places: &[Place],
     bytes: usize,
     pieces: usize,
     wanted: impl Fn(&lines::Line<'_>) -> bool,
-    work: impl Fn(&mut dyn Iterator<Item = (&str, Kind)>) -> O + Copy + Send + 'static,
+    work: impl Fn(&mut dyn Iterator<Item = (&str, Place)>) -> O + Copy + Send + 'static,
 ) -> Vec<O> {
     // Piece `i` is the lines from `starts[i]` to `starts[i + 1]`.
     let mut starts = vec![0];
@@ -184,22 +201,24 @@ fn in_pieces<O: Send + 'static>(
     }
     starts.push(lines.len());
     let contents = |piece: usize| {
-        lines[starts[piece]..starts[piece + 1]]
+        let range = starts[piece]..starts[piece + 1];
+        lines[range.clone()]
             .iter()
-            .filter(|line| wanted(line))
-            .map(|line| (line.content, line.kind))
+            .zip(&places[range])
+            .filter(|(line, _)| wanted(line))
+            .map(|(line, place)| (line.content, *place))
     };
     let last = starts.len() - 2;
     let jobs: Vec<_> = (0..last)
         .map(|piece| {
             let mut owned = String::new();
-            let mut kinds = Vec::new();
-            for (content, kind) in contents(piece) {
+            let mut places = Vec::new();
+            for (content, place) in contents(piece) {
                 owned.push_str(content);
                 owned.push('\n');
-                kinds.push(kind);
+                places.push(place);
             }
-            crate::helper::start(move || work(&mut owned.split_terminator('\n').zip(kinds)))
+            crate::helper::start(move || work(&mut owned.split_terminator('\n').zip(places)))
         })
         .collect();
     let mut results = Vec::with_capacity(last + 1);
@@ -237,8 +256,31 @@ impl EditedLines {
     }
 }
 
+/// Each line's [`Place`].
+fn places(lines: &[lines::Line<'_>]) -> Vec<Place> {
+    let mut after_prose = false;
+    lines
+        .iter()
+        .map(|line| {
+            let place = Place {
+                kind: line.kind,
+                after_prose,
+            };
+            if line.kind != Kind::Blank {
+                after_prose = matches!(line.kind, Kind::Text | Kind::ListItem)
+                    && line.content.trim_end().ends_with(['.', '!', '?'])
+                    && !words::opens_role(line.content.split_whitespace().map(|w| {
+                        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                            .to_ascii_lowercase()
+                    }));
+            }
+            place
+        })
+        .collect()
+}
+
 fn edit_lines(
-    contents: &mut dyn Iterator<Item = (&str, Kind)>,
+    contents: &mut dyn Iterator<Item = (&str, Place)>,
     edit: impl LineEdit,
     then: Option<impl LineEdit>,
 ) -> EditedLines {
@@ -246,16 +288,16 @@ fn edit_lines(
         first: then.map(|_| String::new()),
         ..EditedLines::default()
     };
-    for (content, kind) in contents {
+    for (content, place) in contents {
         if !sentence_is_english(content) {
             edited.ends.push(None);
             continue;
         }
         let mut chunks = chunks::split(content);
-        edit(&mut chunks, kind);
+        edit(&mut chunks, place);
         if let (Some(second), Some(first)) = (then, edited.first.as_mut()) {
             chunks::render_into(&chunks, first);
-            second(&mut chunks, kind);
+            second(&mut chunks, place);
         }
         chunks::render_into(&chunks, &mut edited.text);
         let first_end = edited.first.as_ref().map_or(0, String::len);
@@ -417,12 +459,13 @@ mod tests {
         texts.push("Say no.\n".repeat(3) + "You will:\n\n- Write a poem.");
         for text in &texts {
             for mode in [Mode::Conservative, Mode::Balanced, Mode::Aggressive] {
-                let edit = move |chunks: &mut Vec<chunks::Chunk>, kind: Kind| {
-                    pleasantries::drop(chunks, kind == Kind::Text);
+                let edit = move |chunks: &mut Vec<chunks::Chunk>, place: Place| {
+                    pleasantries::drop(chunks, place.kind == Kind::Text);
                     phrases::rewrite(chunks, mode, Tokenizer::O200kBase)
                 };
-                let then =
-                    move |chunks: &mut Vec<chunks::Chunk>, _: Kind| words::drop_words(chunks, mode);
+                let then = move |chunks: &mut Vec<chunks::Chunk>, place: Place| {
+                    words::drop_words(chunks, mode, place.after_prose)
+                };
                 let whole = map_prose_in(text, edit, Some(then), 1, Bullets::Keep);
                 let thinned = map_prose_in(text, then, None::<Edit>, 1, Bullets::Drop);
                 for pieces in [2, 3, PIECES, 64] {
@@ -432,6 +475,39 @@ mod tests {
                     assert_eq!(cut, thinned);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_role_opens_the_text_or_a_section_or_follows_one() {
+        for (text, expected) in [
+            (
+                "You are an expert translator.\nTranslate the text.",
+                "Expert translator.\nTranslate text.",
+            ),
+            (
+                "# Role\n\nYou are an expert translator.",
+                "# Role\n\nExpert translator.",
+            ),
+            (
+                "Act as a guide. You are an expert in maps.",
+                "Act as guide. Expert in maps.",
+            ),
+            // After a sentence about someone else, `You are` says who.
+            (
+                "Ask Maria to review the patch.\nYou are a required reviewer.",
+                "Ask Maria to review patch.\nYou are required reviewer.",
+            ),
+            (
+                "Ask Maria to review the patch. You are a required reviewer.",
+                "Ask Maria to review patch. You are required reviewer.",
+            ),
+            (
+                "Ask Maria to review the patch.\n\nYou are a required reviewer.",
+                "Ask Maria to review patch.\n\nYou are required reviewer.",
+            ),
+        ] {
+            assert_eq!(staged(text, Mode::Balanced), expected, "{text}");
         }
     }
 

@@ -9,11 +9,15 @@ mod clauses;
 mod degree;
 pub(super) mod lexicon;
 mod relations;
+mod role;
 mod sense;
 
 use super::chunks::{self, Chunk};
 use crate::options::Mode;
-use sense::{Context, RANGE_WORDS, keeps_sense, role_subject};
+use role::role_subject;
+use sense::{Context, RANGE_WORDS, keeps_sense};
+
+pub(super) use role::opens_role;
 
 /// The lowest mode that drops a word, or None for a word every mode keeps.
 ///
@@ -75,8 +79,9 @@ fn drop_tier(w: &str) -> Option<Mode> {
     }
 }
 
-/// Drops the droppable words of one line of English prose.
-pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
+/// Drops the droppable words of one line of English prose. `after_prose`: the line goes on from
+/// a sentence on the line before it (see `role::role_subject`).
+pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode, after_prose: bool) {
     // One pass into a new vector: removing from the middle of a long line one word at a time
     // would shift the rest of the line for every word.
     let input = std::mem::take(chunks);
@@ -87,7 +92,13 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
     let speech = chunks::opens_with_label(&input);
     // Where the sentence's relative clause opened, if it has one.
     let mut relative_at: Option<usize> = None;
+    // Whether the sentence before this word's, and this word's, give the reader a role.
+    let (mut after_role, mut in_role) = (false, false);
     for (i, mut chunk) in input.iter().cloned().enumerate() {
+        if i == 0 || input[i - 1].ends_sentence() {
+            after_role = in_role;
+            in_role = opens_role(input[i..].iter().map_while(Chunk::lower_any));
+        }
         if !lead.is_empty() {
             chunk.text.to_mut().insert_str(0, &lead);
             chunk.core = (chunk.core.0 + lead.len(), chunk.core.1 + lead.len());
@@ -104,6 +115,8 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode) {
             window: &input[i.saturating_sub(RANGE_WORDS)..(i + RANGE_WORDS + 1).min(total)],
             speech,
             after_relative: relative_at.is_some_and(|at| i > at + 1),
+            after_prose,
+            after_role,
         };
         if chunk.ends_sentence() || chunk.trail().contains([';', ':']) {
             relative_at = None;

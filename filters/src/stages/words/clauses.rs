@@ -178,11 +178,11 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     // `You are the approver`, `You are not allowed to push`: unless it opens a role, which
-    // goes whole (see `sense::role_subject`), `you` before its copula is who is meant; without
+    // goes whole (see `role::role_subject`), `you` before its copula is who is meant; without
     // it `Are not allowed` would read as a question, `Approver for this request` as a label.
     if w == "you"
         && next.is_some_and(|n| n == "are" || n == "were")
-        && super::sense::role_subject(ctx, w).is_none()
+        && super::role::role_subject(ctx, w).is_none()
     {
         return true;
     }
@@ -207,7 +207,10 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     {
         return true;
     }
-    if is_have(w) && joined_to_prev && prev.is_some_and(is_modal) {
+    // `have` after a modal makes the perfect, with a kept adverb between too (`will probably
+    // have solved` is not `will probably solved`).
+    if is_have(w) && (joined_to_prev && prev.is_some_and(is_modal) || ctx.shortly_before(is_modal))
+    {
         return true;
     }
     // After a negation `that` opens what is denied: `not that it arrived broken`.

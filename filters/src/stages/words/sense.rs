@@ -1,11 +1,10 @@
 //! The context rules of the word stage: when a word the lists name still carries the
 //! sentence's sense where it stands (`from A to D`, `as it is.`, `Do not be verbose`, `the
-//! relevant files` but `when relevant`), and when `You` opening a role goes with its copula.
-//! The rules on relations and clauses are in `relations` and `clauses`.
+//! relevant files` but `when relevant`). The rules on relations and clauses are in `relations`
+//! and `clauses`, on amounts and degree in `amounts` and `degree`, on roles in `role`.
 
 use super::drop_tier;
 use super::{amounts, clauses, degree, lexicon, relations};
-use crate::options::Mode;
 use crate::stages::chunks::{self, Chunk};
 
 /// How far apart the two ends of a range may be: `from the old folder to the new one`.
@@ -25,6 +24,10 @@ pub(super) struct Context<'c, 'a> {
     /// A relative clause opened earlier in this sentence, with a word of it before this one
     /// (`Orders that were shipped by a carrier | are tracked`).
     pub after_relative: bool,
+    /// The line goes on from a sentence on the line before it that gives no role.
+    pub after_prose: bool,
+    /// The sentence before this one on the line gives the reader a role (see [`super::role::opens_role`]).
+    pub after_role: bool,
 }
 
 impl<'c, 'a> Context<'c, 'a> {
@@ -51,29 +54,6 @@ impl<'c, 'a> Context<'c, 'a> {
         }
         false
     }
-}
-
-/// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
-/// goes with the copula that follows it, which every mode drops: what remains reads as the
-/// role itself (`Expert in ...`) rather than `You expert in ...`. Not before a negation
-/// (`You are not ...`), which keeps its copula and so its subject, nor before a name.
-pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
-    let word = |n: usize| ctx.rest.get(n).and_then(Chunk::lower_any);
-    let opens_role = w == "you"
-        && ctx.prev.is_none_or(Chunk::ends_sentence)
-        && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
-        && word(1).as_deref() == Some("are")
-        && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
-        && word(2).is_some_and(|n| {
-            !crate::guard::is_restrictive(n.as_bytes()) && !lexicon::is_restrictor(&n)
-        })
-        // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.
-        && !ctx.rest.get(2).is_some_and(Chunk::is_capitalized)
-        // A role opens its line or is `a`/`an` something; elsewhere `You are responsible for
-        // the investigation` says who, after a sentence about someone else.
-        && (ctx.prev.is_none() || word(2).is_some_and(|n| matches!(&*n, "a" | "an")))
-        && !ctx.in_question();
-    opens_role.then_some(Mode::Conservative)
 }
 
 /// The droppable adverbs that can answer a question on their own.
@@ -162,6 +142,19 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         || amounts::keeps(ctx, w)
         || degree::keeps(ctx, w)
     {
+        return true;
+    }
+    // A word standing alone between commas, or after a colon, is an item of a list: a mention
+    // rather than a use (`Avoid these words: very, really, actually, basically.`).
+    // The last item needs an item before it (`by then, please.` is no list).
+    let earlier = ctx.earlier();
+    let item_before = earlier.len() >= 2 && earlier[earlier.len() - 2].trail().ends_with(',');
+    let listed = ctx.before.is_some_and(|b| b.trail().ends_with([',', ':']))
+        && ctx.rest.first().is_some_and(|c| {
+            c.trail().starts_with(',')
+                || (item_before && ctx.rest.len() == 1 && !c.trail().is_empty())
+        });
+    if listed {
         return true;
     }
     let next = ctx.rest.get(1).and_then(Chunk::lower_any);
@@ -357,15 +350,12 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // `The more files you change, the harder the review is`: each `the` makes its
         // comparative one half of the correlation.
         "the" if next.as_deref().is_some_and(is_comparative) => {
-            let pairs_later = ctx.rest.windows(2).any(|pair| {
-                pair[0].trail().contains(',') && pair[1].lower_any().as_deref() == Some("the")
+            let pairs_later = ctx.rest.windows(3).any(|words| {
+                words[0].trail().contains(',')
+                    && words[1].lower_any().as_deref() == Some("the")
+                    && words[2].lower_any().is_some_and(|w| is_comparative(&w))
             });
-            let pairs_earlier = ctx.prev.is_some_and(|p| p.text.ends_with(','))
-                && ctx
-                    .earlier()
-                    .iter()
-                    .any(|c| c.lower_any().as_deref() == Some("the"));
-            (at_start && pairs_later) || pairs_earlier
+            pairs_later || ctx.before.is_some_and(|b| b.trail().contains(','))
         }
         // A copula or `have` before a negation carries it: `is not`, `has never`.
         "is" | "are" | "was" | "were" | "be" | "has" | "have" | "had"

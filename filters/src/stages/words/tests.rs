@@ -5,7 +5,7 @@ use super::*;
 /// The word stage on one line, rendered (the rule files' tests use it too).
 pub(super) fn run(text: &str, mode: Mode) -> String {
     let mut c = chunks::split(text);
-    drop_words(&mut c, mode);
+    drop_words(&mut c, mode, false);
     chunks::render(&c)
 }
 

@@ -523,3 +523,28 @@ fn found_by_the_ninth_audit() {
         "Ask Tom to check logs. You shouldn't guess. You usually work alone."
     );
 }
+
+#[test]
+fn found_by_the_review_of_the_ninth_audits_fixes() {
+    // A kept hedge between the modal and its `have`.
+    assert_eq!(
+        run("It will probably have solved it.", Mode::Balanced),
+        "It will probably have solved it."
+    );
+    // Words mentioned in a list are not used.
+    in_every_mode(
+        "Avoid these words: very, really, actually, basically.",
+        "Avoid these words: very, really, actually, basically.",
+    );
+    in_every_mode("Stop by then, please.", "Stop by then.");
+    // Both halves of the correlative, wherever the sentence starts.
+    in_every_mode(
+        "But the more history you read, the less likely you are to err.",
+        "But the more history you read, the less likely you are to err.",
+    );
+    // `only` alone sets no condition for an intensifier.
+    in_every_mode(
+        "Use it only for very large files.",
+        "Use it only for large files.",
+    );
+}

@@ -1,0 +1,53 @@
+//! The role line: `You are an expert in X` opening a prompt or a section becomes `Expert in X`.
+
+use super::lexicon;
+use super::sense::Context;
+use crate::options::Mode;
+use crate::stages::chunks::Chunk;
+
+/// Whether a sentence whose first words are `words` (lower case) gives the reader a role:
+/// `Act as ...`, `You are ...`, `As a ...`, `I want you to act as ...`.
+pub(in crate::stages) fn opens_role<S: AsRef<str>>(words: impl Iterator<Item = S>) -> bool {
+    let first: Vec<S> = words.take(5).collect();
+    let first: Vec<&str> = first.iter().map(AsRef::as_ref).collect();
+    matches!(
+        first.as_slice(),
+        ["act", "as", ..]
+            | ["you", "are", ..]
+            | ["you're", ..]
+            | ["as", "a" | "an", ..]
+            | ["i", "want", "you", "to", "act" | "be"]
+            | ["imagine" | "pretend", "you", "are" | "were", ..]
+    )
+}
+
+/// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
+/// goes with the copula that follows it, which every mode drops: what remains reads as the
+/// role itself (`Expert in ...`) rather than `You expert in ...`. Not before a negation
+/// (`You are not ...`), which keeps its copula and so its subject, nor before a name.
+/// A role opens the text or a section, or goes on from a sentence giving one (`Act as a
+/// guide. You are an expert in ...`): after another sentence `You are a required reviewer`
+/// says who, in contrast to someone just named (`Ask Maria to review the patch.`).
+pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
+    let word = |n: usize| ctx.rest.get(n).and_then(Chunk::lower_any);
+    let opens_role = w == "you"
+        && ctx.prev.is_none_or(Chunk::ends_sentence)
+        && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
+        && word(1).as_deref() == Some("are")
+        && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
+        && word(2).is_some_and(|n| {
+            !crate::guard::is_restrictive(n.as_bytes()) && !lexicon::is_restrictor(&n)
+        })
+        // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.
+        && !ctx.rest.get(2).is_some_and(Chunk::is_capitalized)
+        // What the reader is doing is no role: `You are working on a Pomodoro app` is not the
+        // label `Working on Pomodoro app`.
+        && !word(2).is_some_and(|n| n.ends_with("ing"))
+        && if ctx.prev.is_none() {
+            !ctx.after_prose
+        } else {
+            ctx.after_role
+        }
+        && !ctx.in_question();
+    opens_role.then_some(Mode::Conservative)
+}
