@@ -299,6 +299,9 @@ const FOUND_CASES: &[&str] = &[
     // The fuzz target, on the engine of 9fd7d71 (a blockquote after a vertical tab; an
     // article carrying the line's only question mark):
     "\u{b}\u{b}>an? >t",
+    // The fuzz target, on the engine of fe21cb2 (a setext underline under an empty blockquote
+    // line, which had replaced the text line before it):
+    "n\u{1}\0\0\0\0\0\09\n>\n----",
     // Politeness pruning once emptied a prompt that was nothing else:
     "Thank you so much!",
     "Please.",

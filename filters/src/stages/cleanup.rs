@@ -18,6 +18,9 @@ pub fn run(text: &str, mode: Mode) -> String {
     // The last line written (its markers and content), which tells a duplicate.
     let mut previous: Option<(&str, &str)> = None;
     let mut last_blank = true;
+    // The prose line the document ends with (a duplicate skipped counts as written: it is the
+    // line before it over again). A setext underline turns only that line into a heading.
+    let mut prose_written: Option<usize> = None;
 
     for (i, line) in parsed.iter().enumerate() {
         match line.kind {
@@ -42,6 +45,7 @@ pub fn run(text: &str, mode: Mode) -> String {
                 if let Some(prev) = parsed
                     .get(i.wrapping_sub(1))
                     .filter(|p| p.kind == Kind::Text)
+                    && prose_written == i.checked_sub(1)
                     && !out.last_line().is_empty()
                     && matches!(line.content.as_bytes()[0], b'=' | b'-')
                 {
@@ -84,9 +88,11 @@ pub fn run(text: &str, mode: Mode) -> String {
                 }
                 let key = (line.prefix.trim(), line.content.trim_end());
                 if is_duplicate(line, key, previous) {
+                    prose_written = Some(i);
                     continue;
                 }
                 previous = Some(key);
+                prose_written = Some(i);
                 out.line(&[
                     line.prefix.trim_end_matches([' ', '\t']),
                     sep(line),
@@ -493,6 +499,12 @@ mod tests {
         assert_eq!(
             run(text, Mode::Conservative),
             "# Title\nAlways answer in English please.\n- ❌ Do not guess\n"
+        );
+        // Found by fuzzing: under an empty blockquote line (which is not written) the
+        // underline made a heading of nothing in place of the line before.
+        assert_eq!(
+            run("Hello world 9\n>\n----", Mode::Conservative),
+            "Hello world 9"
         );
         // Under another heading, introduced by a label, or further on, the repeat stays: a step
         // done again, another message's header.
