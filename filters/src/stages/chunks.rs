@@ -94,6 +94,18 @@ impl<'a> Chunk<'a> {
         self.lowered
     }
 
+    /// A guard word in lower case, which no edit may capitalise: it cannot open a sentence in
+    /// place of a capitalised word that went (`Please stop` must not become `stop`).
+    pub fn stays_lowercase(&self) -> bool {
+        self.fixed
+            && !self.span
+            && self
+                .core()
+                .as_bytes()
+                .first()
+                .is_some_and(|b| b.is_ascii_lowercase())
+    }
+
     pub fn is_capitalized(&self) -> bool {
         self.core()
             .as_bytes()

@@ -222,6 +222,15 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                     },
                     other => other,
                 };
+                // A phrase that goes whole from a sentence's start leaves the next word to
+                // open it, which a lower-case guard word cannot (`Please stop` is not `stop`).
+                if rule.replacement.is_empty()
+                    && at_start
+                    && chunks[i].is_capitalized()
+                    && chunks.get(i + len).is_some_and(Chunk::stays_lowercase)
+                {
+                    continue;
+                }
                 apply(chunks, i, len, rule.replacement, wildcard, at_start);
                 applied = true;
                 break;
@@ -536,6 +545,31 @@ mod tests {
                 Mode::Balanced
             ),
             "Write a poem. You will not have internet access."
+        );
+    }
+
+    #[test]
+    fn found_by_the_eleventh_audit() {
+        // Politeness opens a request; after its verb `kindly` is a manner, and `from time to
+        // time` in a contract is `at any time`, not `occasionally`.
+        assert_eq!(
+            run(
+                "Kindly send the file. Tell them kindly that it failed.",
+                Mode::Balanced
+            ),
+            "Send the file. Tell them kindly that it failed."
+        );
+        assert_eq!(
+            run(
+                "Comply with the policies in force from time to time.",
+                Mode::Balanced
+            ),
+            "Comply with the policies in force from time to time."
+        );
+        // A phrase opening a sentence stays when the word after it could not open it.
+        assert_eq!(
+            run("Please stop the build.", Mode::Balanced),
+            "Please stop the build."
         );
     }
 

@@ -28,7 +28,7 @@ pub(super) use role::opens_role;
 /// telegraphically: it drops a sentence's first `you` and `it's` too.
 fn drop_tier(w: &str) -> Option<Mode> {
     match w {
-        "a" | "an" | "the" | "please" | "kindly" | "very" | "really" | "basically" | "actually"
+        "a" | "an" | "the" | "please" | "very" | "really" | "basically" | "actually"
         | "simply" | "essentially" | "certainly" | "definitely" | "truly"
         | "extremely" | "absolutely" | "obviously" | "surely" | "indeed" | "honestly"
         | "incredibly" | "highly" | "utterly" | "overall" | "additionally" | "easily"
@@ -138,8 +138,18 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode, after_prose: bool) {
         let remaining = out.len() + (total - i);
         // A sentence's end on a word that opens the line has no word before it to move to.
         let strands_its_end = out.is_empty() && chunk.trail().contains(['.', '?', '!']);
-        if droppable && !labelled && remaining > 1 && !strands_its_end {
-            let was_start = out.last().is_none_or(Chunk::ends_sentence);
+        let was_start = out.last().is_none_or(Chunk::ends_sentence);
+        // The next word would open the sentence, and a lower-case guard word cannot (`Please
+        // stop using the stove` is not `stop using stove`). A copula and an introductory
+        // `there` are left to their own rule, which keeps the two together (`Here are some
+        // rules`, not `Are some rules`).
+        let leaves_lowercase_start = was_start
+            && chunk.is_capitalized()
+            && !chunk
+                .lower_any()
+                .is_some_and(|w| lexicon::is_be(&w) || matches!(&*w, "there" | "here"))
+            && input.get(i + 1).is_some_and(Chunk::stays_lowercase);
+        if droppable && !labelled && remaining > 1 && !strands_its_end && !leaves_lowercase_start {
             capitalize_next = was_start && chunk.is_capitalized();
             if let Some(prev) = out.last_mut() {
                 chunks::carry_trail(prev, chunk.trail());

@@ -76,7 +76,9 @@ pub(super) static RULES: &[Rule] = &[
     r("i will provide you with", "i'll give you", Start, C),
     r("i will provide", "i'll give", Start, C),
     r("please", "", Anywhere, C),
-    r("kindly", "", Anywhere, C),
+    // Only opening a request is `kindly` politeness; after its verb it is a manner (`Treat
+    // every user kindly`).
+    r("kindly", "", Start, C),
     r("feel free to", "you may", Anywhere, C),
     r("i would appreciate it if you could", "", Start, C),
     r("i would appreciate it if you", "", Start, C),
@@ -226,7 +228,6 @@ pub(super) static RULES: &[Rule] = &[
     r("has to be", "must be", Anywhere, B),
     r("have to be", "must be", Anywhere, B),
     r("together with", "with", Anywhere, B),
-    r("from time to time", "occasionally", Anywhere, B),
     r("in the meantime", "meanwhile", Anywhere, C),
     r("until such time as", "until", Anywhere, B),
     r("for the reason that", "because", Anywhere, C),

@@ -74,6 +74,15 @@ pub(super) fn is_preposition(w: &str) -> bool {
     )
 }
 
+/// Prepositions of time and sequence, which are conjunctions too (`after that` / `after it
+/// renews`).
+pub(super) fn is_time_preposition(w: &str) -> bool {
+    matches!(
+        w,
+        "after" | "before" | "since" | "until" | "till" | "besides" | "despite" | "during"
+    )
+}
+
 /// Verbs and adjectives after which `that` opens a clause of what is said, known or required
 /// (`ensure that the file exists`, `make sure that`), not a relative clause about a noun.
 pub(super) fn takes_that_clause(w: &str) -> bool {

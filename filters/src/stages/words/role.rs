@@ -6,15 +6,15 @@ use crate::options::Mode;
 use crate::stages::chunks::Chunk;
 
 /// Whether a sentence whose first words are `words` (lower case) gives the reader a role:
-/// `Act as ...`, `You are ...`, `As a ...`, `I want you to act as ...`.
+/// `Act as ...`, `As a ...`, `I want you to act as ...`. Not `You are ...`: after one role
+/// line, a second `You are responsible for the budget` says what the reader is as well, and a
+/// paragraph of them would otherwise name no one.
 pub(in crate::stages) fn opens_role<S: AsRef<str>>(words: impl Iterator<Item = S>) -> bool {
     let first: Vec<S> = words.take(5).collect();
     let first: Vec<&str> = first.iter().map(AsRef::as_ref).collect();
     matches!(
         first.as_slice(),
         ["act", "as", ..]
-            | ["you", "are", ..]
-            | ["you're", ..]
             | ["as", "a" | "an", ..]
             | ["i", "want", "you", "to", "act" | "be"]
             | ["imagine" | "pretend", "you", "are" | "were", ..]
@@ -30,13 +30,20 @@ pub(in crate::stages) fn opens_role<S: AsRef<str>>(words: impl Iterator<Item = S
 /// says who, in contrast to someone just named (`Ask Maria to review the patch.`).
 pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
     let word = |n: usize| ctx.rest.get(n).and_then(Chunk::lower_any);
+    // What the reader is said to be, past its article.
+    let complement = match word(2).as_deref() {
+        Some("a" | "an" | "the") => word(3),
+        _ => word(2),
+    };
     let opens_role = w == "you"
         && ctx.prev.is_none_or(Chunk::ends_sentence)
         && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
         && word(1).as_deref() == Some("are")
         && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
-        && word(2).is_some_and(|n| {
-            !crate::guard::is_restrictive(n.as_bytes()) && !lexicon::is_restrictor(&n)
+        // Nor before a restriction, after an article too: `You are the only person who can
+        // merge` says who, uniquely.
+        && complement.is_some_and(|w| {
+            !crate::guard::is_restrictive(w.as_bytes()) && !lexicon::is_restrictor(&w)
         })
         // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.
         && !ctx.rest.get(2).is_some_and(Chunk::is_capitalized)

@@ -274,17 +274,17 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // Only opening its sentence does `there` merely introduce: after a noun it is a place
         // (`files there are deleted`), after `but` the subject of its clause (`but there is a
         // slip`). Before a past copula it keeps the tense (`There was no response`), and before
-        // a negation the statement (`There is no backup`; `no backup` is a fragment).
+        // a negation the statement (`There is no backup`; `no backup` is a fragment), as before
+        // any guard word in lower case, which could not open the sentence (`Here are some
+        // rules`, not `some rules`).
         "there" | "here" => {
             closes_clause
                 || next
                     .as_deref()
                     .is_some_and(|n| matches!(n, "was" | "were"))
-                || ctx
-                    .rest
-                    .get(2)
-                    .and_then(Chunk::lower_any)
-                    .is_some_and(|n| lexicon::is_negation(&n))
+                || ctx.rest.get(2).is_some_and(|n| {
+                    n.stays_lowercase() || n.lower_any().is_some_and(|n| lexicon::is_negation(&n))
+                })
                 // `Here is why it failed`: without it the rest reads as a heading or a question.
                 || ctx.rest.get(2).and_then(Chunk::lower_any).is_some_and(|w| {
                     matches!(&*w, "why" | "what" | "who" | "how" | "where" | "when" | "which")
@@ -318,6 +318,19 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // else it points at something specific, or is a relative subject (`blocks that each
         // change a file`).
         "that" if ctx.rest.first().is_some_and(|c| !c.trail().is_empty()) => true,
+        // After a preposition `that` is the thing itself: `After that it renews` is not the
+        // clause `After it renews`.
+        "that"
+            if ctx
+                .before
+                .filter(|b| b.trail().is_empty())
+                .and_then(Chunk::lower_any)
+                .is_some_and(|b| {
+                    lexicon::is_preposition(&b) || lexicon::is_time_preposition(&b)
+                }) =>
+        {
+            true
+        }
         // Before an article it goes only after a verb that takes a clause (`ensure that the
         // file`): after a noun the two nouns would read as one (`tell the customer that the
         // system is down` is not `tell customer system down`).
@@ -347,6 +360,9 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         {
             true
         }
+        // `the only person who can merge` is the one; `only person who can merge` reads as
+        // `merely a person`.
+        "the" if next.as_deref() == Some("only") => true,
         // `The more files you change, the harder the review is`: each `the` makes its
         // comparative one half of the correlation.
         "the" if next.as_deref().is_some_and(is_comparative) => {

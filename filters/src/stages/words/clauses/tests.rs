@@ -548,3 +548,23 @@ fn found_by_the_review_of_the_ninth_audits_fixes() {
         "Use it only for large files.",
     );
 }
+
+#[test]
+fn found_by_the_eleventh_audit() {
+    // `that` after a preposition is the thing itself.
+    in_every_mode(
+        "After that it renews automatically for one year.",
+        "After that it renews automatically for one year.",
+    );
+    in_every_mode("Make sure that the tests pass.", "Make sure tests pass.");
+    // `the only` is the one; a lower-case guard word cannot open a sentence.
+    in_every_mode(
+        "You are the only person who can merge.",
+        "You are the only person who can merge.",
+    );
+    in_every_mode("Please stop using the stove.", "Please stop using stove.");
+    in_every_mode("Here are some rules.", "Here are some rules.");
+    in_every_mode("Here is the list.", "List.");
+    // `kindly` after its verb is a manner.
+    in_every_mode("Treat every user kindly.", "Treat every user kindly.");
+}
