@@ -269,10 +269,11 @@ fn places(lines: &[lines::Line<'_>]) -> Vec<Place> {
             if line.kind != Kind::Blank {
                 after_prose = matches!(line.kind, Kind::Text | Kind::ListItem)
                     && line.content.trim_end().ends_with(['.', '!', '?'])
-                    && !words::opens_role(line.content.split_whitespace().map(|w| {
-                        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                            .to_ascii_lowercase()
-                    }));
+                    && !words::opens_role(
+                        line.content
+                            .split_whitespace()
+                            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')),
+                    );
             }
             place
         })

@@ -94,8 +94,9 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode, after_prose: bool) {
     let mut relative_at: Option<usize> = None;
     // Whether the sentence before this word's, and this word's, give the reader a role.
     let (mut after_role, mut in_role) = (false, false);
+    let mut starts_sentence = true;
     for (i, mut chunk) in input.iter().cloned().enumerate() {
-        if i == 0 || input[i - 1].ends_sentence() {
+        if starts_sentence {
             after_role = in_role;
             in_role = opens_role(input[i..].iter().map_while(Chunk::lower_any));
         }
@@ -118,7 +119,8 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode, after_prose: bool) {
             after_prose,
             after_role,
         };
-        if chunk.ends_sentence() || chunk.trail().contains([';', ':']) {
+        starts_sentence = chunk.ends_sentence();
+        if starts_sentence || chunk.trail().contains([';', ':']) {
             relative_at = None;
         } else if relative_at.is_none() && clauses::opens_relative(context.before, &chunk) {
             relative_at = Some(i);
@@ -138,26 +140,28 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode, after_prose: bool) {
         let remaining = out.len() + (total - i);
         // A sentence's end on a word that opens the line has no word before it to move to.
         let strands_its_end = out.is_empty() && chunk.trail().contains(['.', '?', '!']);
-        let was_start = out.last().is_none_or(Chunk::ends_sentence);
-        // The next word would open the sentence, and a lower-case guard word cannot (`Please
-        // stop using the stove` is not `stop using stove`). A copula and an introductory
-        // `there` are left to their own rule, which keeps the two together (`Here are some
-        // rules`, not `Are some rules`).
-        let leaves_lowercase_start = was_start
-            && chunk.is_capitalized()
-            && !chunk
-                .lower_any()
-                .is_some_and(|w| lexicon::is_be(&w) || matches!(&*w, "there" | "here"))
-            && input.get(i + 1).is_some_and(Chunk::stays_lowercase);
-        if droppable && !labelled && remaining > 1 && !strands_its_end && !leaves_lowercase_start {
-            capitalize_next = was_start && chunk.is_capitalized();
-            if let Some(prev) = out.last_mut() {
-                chunks::carry_trail(prev, chunk.trail());
+        if droppable && !labelled && remaining > 1 && !strands_its_end {
+            let was_start = out.last().is_none_or(Chunk::ends_sentence);
+            // The next word would open the sentence, and a lower-case guard word cannot
+            // (`Please stop using the stove` is not `stop using stove`). A copula and an
+            // introductory `there` are left to their own rule, which keeps the two together
+            // (`Here are some rules`, not `Are some rules`).
+            let leaves_lowercase_start = was_start
+                && chunk.is_capitalized()
+                && !chunk
+                    .lower_any()
+                    .is_some_and(|w| lexicon::is_be(&w) || matches!(&*w, "there" | "here"))
+                && input.get(i + 1).is_some_and(Chunk::stays_lowercase);
+            if !leaves_lowercase_start {
+                capitalize_next = was_start && chunk.is_capitalized();
+                if let Some(prev) = out.last_mut() {
+                    chunks::carry_trail(prev, chunk.trail());
+                }
+                lead = chunk.lead().to_string();
+                continue;
             }
-            lead = chunk.lead().to_string();
-        } else {
-            out.push(chunk);
         }
+        out.push(chunk);
     }
     *chunks = out;
 }

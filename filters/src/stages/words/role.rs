@@ -5,20 +5,36 @@ use super::sense::Context;
 use crate::options::Mode;
 use crate::stages::chunks::Chunk;
 
-/// Whether a sentence whose first words are `words` (lower case) gives the reader a role:
-/// `Act as ...`, `As a ...`, `I want you to act as ...`. Not `You are ...`: after one role
-/// line, a second `You are responsible for the budget` says what the reader is as well, and a
-/// paragraph of them would otherwise name no one.
-pub(in crate::stages) fn opens_role<S: AsRef<str>>(words: impl Iterator<Item = S>) -> bool {
-    let first: Vec<S> = words.take(5).collect();
-    let first: Vec<&str> = first.iter().map(AsRef::as_ref).collect();
-    matches!(
-        first.as_slice(),
-        ["act", "as", ..]
-            | ["as", "a" | "an", ..]
-            | ["i", "want", "you", "to", "act" | "be"]
-            | ["imagine" | "pretend", "you", "are" | "were", ..]
-    )
+/// Whether a sentence whose first words are `words` gives the reader a role: `Act as ...`,
+/// `As a ...`, `I want you to act as ...`. Not `You are ...`: after one role line, a second
+/// `You are responsible for the budget` says what the reader is as well, and a paragraph of
+/// them would otherwise name no one. Any case; no allocation (it runs for every sentence).
+pub(in crate::stages) fn opens_role<S: AsRef<str>>(mut words: impl Iterator<Item = S>) -> bool {
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let first = first.as_ref();
+    // Most sentences are ruled out by their first word.
+    if !["act", "as", "i", "imagine", "pretend"]
+        .iter()
+        .any(|o| first.eq_ignore_ascii_case(o))
+    {
+        return false;
+    }
+    let rest: [Option<S>; 4] = std::array::from_fn(|_| words.next());
+    let word = |i: usize| match i {
+        0 => first,
+        _ => rest[i - 1].as_ref().map_or("", AsRef::as_ref),
+    };
+    let is = |i: usize, options: &[&str]| options.iter().any(|o| word(i).eq_ignore_ascii_case(o));
+    (is(0, &["act"]) && is(1, &["as"]))
+        || (is(0, &["as"]) && is(1, &["a", "an"]))
+        || (is(0, &["i"])
+            && is(1, &["want"])
+            && is(2, &["you"])
+            && is(3, &["to"])
+            && is(4, &["act", "be"]))
+        || (is(0, &["imagine", "pretend"]) && is(1, &["you"]) && is(2, &["are", "were"]))
 }
 
 /// `You` opening a role or duty (`You are an expert in ...`, `You are responsible for ...`)
@@ -29,14 +45,16 @@ pub(in crate::stages) fn opens_role<S: AsRef<str>>(words: impl Iterator<Item = S
 /// guide. You are an expert in ...`): after another sentence `You are a required reviewer`
 /// says who, in contrast to someone just named (`Ask Maria to review the patch.`).
 pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
+    if w != "you" {
+        return None;
+    }
     let word = |n: usize| ctx.rest.get(n).and_then(Chunk::lower_any);
     // What the reader is said to be, past its article.
     let complement = match word(2).as_deref() {
         Some("a" | "an" | "the") => word(3),
         _ => word(2),
     };
-    let opens_role = w == "you"
-        && ctx.prev.is_none_or(Chunk::ends_sentence)
+    let opens_role = ctx.prev.is_none_or(Chunk::ends_sentence)
         && ctx.rest.first().is_some_and(|c| c.trail().is_empty())
         && word(1).as_deref() == Some("are")
         && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
