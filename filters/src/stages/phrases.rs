@@ -224,12 +224,14 @@ pub fn rewrite(chunks: &mut Vec<Chunk>, mode: Mode, tokenizer: Tokenizer) {
                 };
                 // A phrase that goes whole from a sentence's start leaves the next word to
                 // open it, which a lower-case guard word cannot (`Please stop` is not `stop`).
+                // No shorter rule is tried either: `I want you to only reply` would become
+                // `To only reply`.
                 if rule.replacement.is_empty()
                     && at_start
                     && chunks[i].is_capitalized()
                     && chunks.get(i + len).is_some_and(Chunk::stays_lowercase)
                 {
-                    continue;
+                    break;
                 }
                 apply(chunks, i, len, rule.replacement, wildcard, at_start);
                 applied = true;
@@ -566,10 +568,15 @@ mod tests {
             ),
             "Comply with the policies in force from time to time."
         );
-        // A phrase opening a sentence stays when the word after it could not open it.
+        // A phrase opening a sentence stays when the word after it could not open it, and
+        // so does any shorter phrase it begins with.
         assert_eq!(
             run("Please stop the build.", Mode::Balanced),
             "Please stop the build."
+        );
+        assert_eq!(
+            run("I want you to only reply with code.", Mode::Balanced),
+            "I want you to only reply with code."
         );
     }
 

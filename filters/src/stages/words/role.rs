@@ -60,7 +60,8 @@ pub(super) fn role_subject(ctx: &Context<'_, '_>, w: &str) -> Option<Mode> {
         && ctx.rest.get(1).is_some_and(|c| c.trail().is_empty())
         // Nor before a restriction, after an article too: `You are the only person who can
         // merge` says who, uniquely.
-        && complement.is_some_and(|w| {
+        && word(2).is_some()
+        && complement.is_none_or(|w| {
             !crate::guard::is_restrictive(w.as_bytes()) && !lexicon::is_restrictor(&w)
         })
         // A name is who the reader is, not a role: `You are Forge, a coding assistant` stays.

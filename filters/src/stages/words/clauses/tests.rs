@@ -562,6 +562,8 @@ fn found_by_the_eleventh_audit() {
         "You are the only person who can merge.",
         "You are the only person who can merge.",
     );
+    // A role whose head is not a plain word is still a role.
+    in_every_mode("You are a CI/CD specialist.", "CI/CD specialist.");
     in_every_mode("Please stop using the stove.", "Please stop using stove.");
     in_every_mode("Here are some rules.", "Here are some rules.");
     in_every_mode("Here is the list.", "List.");
