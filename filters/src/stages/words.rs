@@ -43,12 +43,13 @@ fn drop_tier(w: &str) -> Option<Mode> {
         "quite" | "perhaps" | "maybe" | "probably" | "possibly" => Some(Mode::Balanced),
         // Auxiliaries, `and` after a comma (see `clauses`), and adjectives that add nothing
         // before their noun (`the respective files`).
-        "has" | "have" | "had" | "and" => Some(Mode::Balanced),
+        "has" | "have" | "and" => Some(Mode::Balanced),
         _ if lexicon::is_low_information_adjective(w) => Some(Mode::Balanced),
         "you" | "you're" | "it's" | "you'll" | "you've" | "you'd" => Some(Mode::Aggressive),
         // Never dropped, because they change what a sentence says:
         // - `still`, `already`, `even` (`even if`), `strictly`, the downtoners `somewhat` and
-        //   `fairly` (`somewhat higher` is not `higher`), `directly`, `explicitly`,
+        //   `fairly` (`somewhat higher` is not `higher`), and `had`, whose past perfect orders
+        //   events (`the roof had collapsed` when they arrived, not after), `directly`, `explicitly`,
         //   `immediately`, `quickly`, `carefully`, `accurately`, `thoroughly`, `currently`,
         //   `properly`, `completely`, `entirely`, `totally`, and `usually`, `typically`,
         //   `generally`, which turn a rule of thumb into a rule;

@@ -74,6 +74,12 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_be(w) && next.is_some_and(takes_two_objects) {
         return true;
     }
+    // Before a verb of saying, warning or advising the copula is what makes the passive: `The
+    // council was warned that` is not the council's own warning, `was said to be` not its own
+    // claim.
+    if is_be(w) && next.is_some_and(reports) {
+        return true;
+    }
     // Where that keeps `been`, its `has` stays too: `has been prescribed for you` is not `been
     // prescribed for you`.
     if is_have(w)
@@ -339,6 +345,30 @@ fn takes_two_objects(w: &str) -> bool {
             | "owed"
             | "allowed"
             | "refused"
+    )
+}
+
+/// Past participles of verbs of saying, warning and advising, which read as the subject's own
+/// words without their copula.
+fn reports(w: &str) -> bool {
+    matches!(
+        w,
+        "said"
+            | "warned"
+            | "reported"
+            | "advised"
+            | "informed"
+            | "notified"
+            | "instructed"
+            | "ordered"
+            | "urged"
+            | "reminded"
+            | "alleged"
+            | "believed"
+            | "thought"
+            | "expected"
+            | "rumored"
+            | "rumoured"
     )
 }
 

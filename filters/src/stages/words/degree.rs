@@ -14,7 +14,47 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_hedge(w) {
         return !softens(ctx);
     }
+    // `basically`, `essentially` approximate what follows (`essentially the same`, `basically
+    // safe, but`); only opening a sentence as a filler (`Basically, you need to`) do they go.
+    if matches!(w, "basically" | "essentially") {
+        return !opens_as_filler(ctx);
+    }
+    // `really`, `actually` before a verb, a determiner or a pronoun, or in a question, say what
+    // is true (`tell them what really happened`, `it was really the innkeeper`, `Is that really
+    // true?`); before an adjective they only intensify.
+    if matches!(w, "really" | "actually") && asserts_truth(ctx) {
+        return true;
+    }
     is_intensifier(w) && in_condition(ctx)
+}
+
+/// A sentence's first word with a comma after it (`Basically, ...`).
+fn opens_as_filler(ctx: &Context<'_, '_>) -> bool {
+    ctx.prev
+        .is_none_or(|p| p.ends_sentence() || p.text.ends_with(':'))
+        || ctx.rest.first().is_some_and(|c| c.trail().starts_with(','))
+}
+
+fn asserts_truth(ctx: &Context<'_, '_>) -> bool {
+    ctx.in_question()
+        || ctx.rest.get(1).and_then(Chunk::lower_any).is_some_and(|n| {
+            lexicon::is_past_tense(&n)
+                || lexicon::is_determiner(&n)
+                || lexicon::is_subject_pronoun(&n)
+                || lexicon::is_be(&n)
+                || matches!(
+                    &*n,
+                    "true"
+                        | "happen"
+                        | "happens"
+                        | "mean"
+                        | "means"
+                        | "want"
+                        | "wants"
+                        | "need"
+                        | "needs"
+                )
+        })
 }
 
 fn is_hedge(w: &str) -> bool {

@@ -243,6 +243,16 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     match w {
         // An article comes before a noun. A capital `A` inside a sentence, or an `a` before a
         // connective or punctuation, names an option or a letter: `from A to D`, `plan A`.
+        // A variable: `a = -g`, `a + b = 7`, `Let a be the acceleration`.
+        "a" if ctx.rest.get(1).is_some_and(|n| {
+            n.text.starts_with([
+                '=', '+', '-', '*', '/', '<', '>', '^', '\u{00D7}', '\u{2264}', '\u{2265}',
+                '\u{2248}',
+            ]) || n.lower_any().as_deref() == Some("be")
+        }) =>
+        {
+            true
+        }
         "a" => {
             let this = ctx.rest.first();
             (!at_start && this.is_some_and(Chunk::is_capitalized))
@@ -357,6 +367,15 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                     .prev
                     .and_then(Chunk::lower_any)
                     .is_some_and(|p| matches!(&*p, "there" | "here")) =>
+        {
+            true
+        }
+        // `The` inside a sentence before a capitalised word is part of a name: `according to
+        // The Times`, `in The Hague`.
+        "the"
+            if !at_start
+                && ctx.rest.first().is_some_and(Chunk::is_capitalized)
+                && ctx.rest.get(1).is_some_and(Chunk::is_capitalized) =>
         {
             true
         }

@@ -570,3 +570,37 @@ fn found_by_the_eleventh_audit() {
     // `kindly` after its verb is a manner.
     in_every_mode("Treat every user kindly.", "Treat every user kindly.");
 }
+
+#[test]
+fn found_by_the_twelfth_audit() {
+    // A variable is no article.
+    in_every_mode(
+        "The acceleration is then a = -g, so a + b = 7.",
+        "Acceleration then a = -g, so a + b = 7.",
+    );
+    in_every_mode("Let a be the acceleration.", "Let a be acceleration.");
+    // The copula of a passive report; the past perfect's `had`.
+    in_every_mode(
+        "The council was warned that the wall could fail.",
+        "Council was warned that wall could fail.",
+    );
+    assert_eq!(
+        run("When they arrived, the roof had collapsed.", Mode::Balanced),
+        "When they arrived, roof had collapsed."
+    );
+    // `really` saying what is true, approximators, a name with `The`.
+    in_every_mode(
+        "Tell them what really happened.",
+        "Tell them what really happened.",
+    );
+    in_every_mode("It is really important.", "It is important.");
+    in_every_mode(
+        "The two results are essentially the same.",
+        "Two results essentially same.",
+    );
+    in_every_mode("Basically, run the tests.", "Run tests.");
+    in_every_mode(
+        "The talks were held in The Hague.",
+        "Talks held in The Hague.",
+    );
+}
