@@ -5,6 +5,7 @@
 //! wherever the sentence needs it.
 
 mod amounts;
+mod articles;
 mod clauses;
 mod degree;
 pub(super) mod lexicon;

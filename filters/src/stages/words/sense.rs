@@ -1,10 +1,11 @@
 //! The context rules of the word stage: when a word the lists name still carries the
 //! sentence's sense where it stands (`from A to D`, `as it is.`, `Do not be verbose`, `the
 //! relevant files` but `when relevant`). The rules on relations and clauses are in `relations`
-//! and `clauses`, on amounts and degree in `amounts` and `degree`, on roles in `role`.
+//! and `clauses`, on articles in `articles`, on amounts and degree in `amounts` and `degree`,
+//! on roles in `role`.
 
 use super::drop_tier;
-use super::{amounts, clauses, degree, lexicon, relations};
+use super::{amounts, articles, clauses, degree, lexicon, relations};
 use crate::stages::chunks::{self, Chunk};
 
 /// How far apart the two ends of a range may be: `from the old folder to the new one`.
@@ -82,31 +83,6 @@ fn is_adverb_of_degree_or_doubt(w: &str) -> bool {
             | "possibly"
             | "fairly"
             | "somewhat"
-    )
-}
-
-/// Comparatives that open one half of `the more ..., the harder ...`.
-fn is_comparative(w: &str) -> bool {
-    matches!(
-        w,
-        "more"
-            | "less"
-            | "fewer"
-            | "better"
-            | "worse"
-            | "sooner"
-            | "later"
-            | "higher"
-            | "lower"
-            | "harder"
-            | "easier"
-            | "faster"
-            | "slower"
-            | "bigger"
-            | "smaller"
-            | "longer"
-            | "shorter"
-            | "greater"
     )
 }
 
@@ -241,31 +217,7 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     match w {
-        // An article comes before a noun. A capital `A` inside a sentence, or an `a` before a
-        // connective or punctuation, names an option or a letter: `from A to D`, `plan A`.
-        // A variable: `a = -g`, `a + b = 7`, `Let a be the acceleration`.
-        "a" if ctx.rest.get(1).is_some_and(|n| {
-            n.text.starts_with([
-                '=', '+', '-', '*', '/', '<', '>', '^', '\u{00D7}', '\u{2264}', '\u{2265}',
-                '\u{2248}',
-            ]) || n.lower_any().as_deref() == Some("be")
-        }) =>
-        {
-            true
-        }
-        "a" => {
-            let this = ctx.rest.first();
-            (!at_start && this.is_some_and(Chunk::is_capitalized))
-                || this.is_some_and(|c| !c.trail().is_empty())
-                || ctx.rest.get(1).is_none_or(|c| {
-                    c.lower_any().is_some_and(|n| {
-                        matches!(
-                            &*n,
-                            "to" | "or" | "and" | "through" | "vs" | "versus" | "is" | "are"
-                        )
-                    })
-                })
-        }
+        "a" | "the" => articles::keeps(ctx, w, at_start),
         // `there` and `here` go where they only introduce (`there are three`, `here is the
         // list`); after a preposition or a verb they are a place (`take it from there`).
         // `Are there any bugs?`: the question's `there` only introduces too (but after a
@@ -369,28 +321,6 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                     .is_some_and(|p| matches!(&*p, "there" | "here")) =>
         {
             true
-        }
-        // `The` inside a sentence before a capitalised word is part of a name: `according to
-        // The Times`, `in The Hague`.
-        "the"
-            if !at_start
-                && ctx.rest.first().is_some_and(Chunk::is_capitalized)
-                && ctx.rest.get(1).is_some_and(Chunk::is_capitalized) =>
-        {
-            true
-        }
-        // `the only person who can merge` is the one; `only person who can merge` reads as
-        // `merely a person`.
-        "the" if next.as_deref() == Some("only") => true,
-        // `The more files you change, the harder the review is`: each `the` makes its
-        // comparative one half of the correlation.
-        "the" if next.as_deref().is_some_and(is_comparative) => {
-            let pairs_later = ctx.rest.windows(3).any(|words| {
-                words[0].trail().contains(',')
-                    && words[1].lower_any().as_deref() == Some("the")
-                    && words[2].lower_any().is_some_and(|w| is_comparative(&w))
-            });
-            pairs_later || ctx.before.is_some_and(|b| b.trail().contains(','))
         }
         // A copula or `have` before a negation carries it: `is not`, `has never`.
         "is" | "are" | "was" | "were" | "be" | "has" | "have" | "had"
