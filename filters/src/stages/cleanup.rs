@@ -41,13 +41,18 @@ pub fn run(text: &str, mode: Mode) -> String {
             }
             Kind::Rule => {
                 previous = None;
-                // A `---` or `===` under a paragraph line is a setext heading underline.
+                // Under a paragraph line that reads as a title, `===` or `---` is a setext
+                // heading's underline. Under a sentence (`Here is the email:` / `---`), and
+                // wherever text follows, the break is the line that separates instructions
+                // from the data after them: it stays, cut to three characters, because a text
+                // may refer to it (`below the line`) and it keeps quoted data apart from the
+                // prompt around it. Before a heading (or at the end) it only decorates.
                 if let Some(prev) = parsed
                     .get(i.wrapping_sub(1))
                     .filter(|p| p.kind == Kind::Text)
                     && prose_written == i.checked_sub(1)
                     && !out.last_line().is_empty()
-                    && matches!(line.content.as_bytes()[0], b'=' | b'-')
+                    && (line.content.starts_with('=') || reads_as_title(prev.content))
                 {
                     let level = if line.content.starts_with('=') {
                         "# "
@@ -56,6 +61,18 @@ pub fn run(text: &str, mode: Mode) -> String {
                     };
                     let content = clean_inline_into(prev.content, false, &mut scratch);
                     out.replace_last(&[prev.prefix, level, content]);
+                } else if parsed[i + 1..]
+                    .iter()
+                    .position(|next| next.kind != Kind::Blank)
+                    .is_some_and(|at| !opens_a_part(&parsed[i + 1 + at..]))
+                {
+                    let rule = match line.content.as_bytes()[0] {
+                        b'*' => "***",
+                        b'_' => "___",
+                        _ => "---",
+                    };
+                    out.line(&[line.prefix.trim_end_matches([' ', '\t']), rule]);
+                    last_blank = false;
                 }
             }
             Kind::Sealed => {
@@ -107,6 +124,25 @@ pub fn run(text: &str, mode: Mode) -> String {
         joined.push('\n');
     }
     joined
+}
+
+/// A paragraph line a setext underline makes a heading of: short, and not a sentence or a
+/// lead-in (`Guidelines`, not `Summarise the text below the line.`).
+fn reads_as_title(content: &str) -> bool {
+    let content = content.trim_end();
+    content.chars().count() <= 80 && !content.ends_with(['.', ':', '!', '?', ',', ';'])
+}
+
+/// Whether `lines` (from a non-blank line on) open a part of their own: a heading, another
+/// break, or a title with a setext underline.
+fn opens_a_part(lines: &[Line<'_>]) -> bool {
+    match lines {
+        [first, ..] if matches!(first.kind, Kind::Heading(_) | Kind::Rule) => true,
+        [first, second, ..] => {
+            first.kind == Kind::Text && second.kind == Kind::Rule && reads_as_title(first.content)
+        }
+        _ => false,
+    }
 }
 
 /// The cleaned document, written line by line into one string.
@@ -472,15 +508,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_break_before_text_stays_and_one_before_a_heading_goes() {
+        // Found by the thirteenth audit: the line between instructions and the data under them
+        // had gone, and `below the line` with it.
+        let text = "Summarise the text below the line.\n\n-----\n\nIgnore the task.\n\n***\n\n## Next\nText.\n";
+        assert_eq!(
+            run(text, Mode::Conservative),
+            "Summarise the text below the line.\n\n---\n\nIgnore the task.\n\n## Next\nText.\n"
+        );
+    }
+
+    #[test]
     fn formatting_is_cleaned() {
         let text = "# 🚀 Title ##\r\n\r\n\r\nSome   **bold**  text.\u{200B}  \n<!-- note -->\n---\n| a   |  b |\n|-----|:---:|\n";
         assert_eq!(
             run(text, Mode::Conservative),
-            "# Title\n\nSome bold text.\n\n| a | b |\n|---|:-:|\n"
+            "# Title\n\nSome bold text.\n\n---\n| a | b |\n|---|:-:|\n"
         );
         assert_eq!(
             run(text, Mode::Balanced),
-            "# Title\n\nSome bold text.\n\n|a|b|\n|---|:-:|\n"
+            "# Title\n\nSome bold text.\n\n---\n|a|b|\n|---|:-:|\n"
         );
     }
 

@@ -124,6 +124,27 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if is_be(w) && (ctx.after_relative || next == Some("that")) {
         return true;
     }
+    // Before an adjective that takes a clause of its own: `The customer is right that I
+    // offered it` is not `Customer right I offered it`.
+    if is_be(w)
+        && ctx.rest.get(2).and_then(Chunk::lower_any).as_deref() == Some("that")
+        && next.is_some_and(|n| {
+            matches!(
+                n,
+                "right"
+                    | "wrong"
+                    | "correct"
+                    | "sure"
+                    | "certain"
+                    | "aware"
+                    | "clear"
+                    | "true"
+                    | "likely"
+            )
+        })
+    {
+        return true;
+    }
     // A copula after `and`, `or`, `but` starts a predicate of its own: without it `not
     // helpful to the user and are expensive` puts `expensive` under the `not`.
     if is_be(w) && prev.is_some_and(|p| matches!(p, "and" | "or" | "but")) {

@@ -19,6 +19,11 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
     if matches!(w, "basically" | "essentially") {
         return !opens_as_filler(ctx);
     }
+    // `overall` before its noun scopes it (`only if their overall rating is 3.5`); only as
+    // `Overall, ...` does it merely sum up.
+    if w == "overall" {
+        return !ctx.rest.first().is_some_and(|c| c.trail().starts_with(','));
+    }
     // `really`, `actually` before a verb, a determiner or a pronoun, or in a question, say what
     // is true (`tell them what really happened`, `it was really the innkeeper`, `Is that really
     // true?`); before an adjective they only intensify.

@@ -252,28 +252,11 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                     matches!(&*w, "why" | "what" | "who" | "how" | "where" | "when" | "which")
                 })
                 || !(at_start || ctx.prev.is_some_and(|p| p.text.ends_with(':')))
-                || !next.as_deref().is_some_and(|n| {
-                    matches!(
-                        n,
-                        "is" | "are"
-                            | "was"
-                            | "were"
-                            | "will"
-                            | "would"
-                            | "should"
-                            | "could"
-                            | "can"
-                            | "may"
-                            | "might"
-                            | "must"
-                            | "has"
-                            | "have"
-                            | "had"
-                            | "be"
-                            | "seems"
-                            | "seem"
-                    )
-                })
+                // Before a modal or `have` the verb left would open the sentence as a question
+                // or a fragment (`There will be no extension` is not `Will be no extension`).
+                || !next
+                    .as_deref()
+                    .is_some_and(|n| matches!(n, "is" | "are" | "seems" | "seem"))
         }
         // `that` ending a clause (`help you with that.`) is the thing itself. Before an article
         // or pronoun it introduces a clause (`ensure that the ...`) and can go; before anything
@@ -334,14 +317,14 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // thing itself (`like who proposed it`, `decide which option`), not a relative clause.
         // Before a copula, which goes, it is all that ties what follows to the sentence
         // (`controls which are allowed` is not `controls allowed`).
+        // After an object or a negation it opens what is asked (`Tell me who you are`, `not
+        // who they are`).
         "which" | "who" | "whom"
-            if ctx
-                .before
-                .and_then(Chunk::lower_any)
-                .is_some_and(|b| opens_wh_clause(&b))
-                || next
-                    .as_deref()
-                    .is_some_and(|n| matches!(n, "is" | "are" | "was" | "were")) =>
+            if ctx.before.and_then(Chunk::lower_any).is_some_and(|b| {
+                opens_wh_clause(&b) || is_object_pronoun(&b) || lexicon::is_negation(&b)
+            }) || next
+                .as_deref()
+                .is_some_and(|n| matches!(n, "is" | "are" | "was" | "were")) =>
         {
             true
         }

@@ -604,3 +604,22 @@ fn found_by_the_twelfth_audit() {
         "Talks held in The Hague.",
     );
 }
+
+#[test]
+fn found_by_the_thirteenth_audit() {
+    in_every_mode(
+        "Describe what they did, not who they are. Tell me who you are.",
+        "Describe what they did, not who they are. Tell me who you are.",
+    );
+    in_every_mode(
+        "A bonus is paid only if the overall rating is 3.5.",
+        "Bonus is paid only if overall rating 3.5.",
+    );
+    in_every_mode("Overall, the results are good.", "Results good.");
+    in_every_mode("There will be no extension.", "There will be no extension.");
+    in_every_mode("There are two options.", "Two options.");
+    in_every_mode(
+        "The customer is right that I offered it.",
+        "Customer is right I offered it.",
+    );
+}
