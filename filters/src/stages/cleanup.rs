@@ -1,5 +1,6 @@
 //! Formatting cleanup, the same in every language: line endings, zero-width characters, HTML
-//! comments, trailing and repeated whitespace, blank lines, thematic breaks, decorative emphasis
+//! comments, trailing and repeated whitespace, blank lines, thematic breaks (one before text
+//! stays, as `---`: it separates instructions from data), setext underlines, decorative emphasis
 //! and emoji, table padding, and exact duplicate lines. Quoted strings, tags, URLs and other
 //! protected spans are copied verbatim.
 

@@ -74,9 +74,9 @@ pub(super) fn is_preposition(w: &str) -> bool {
     )
 }
 
-/// Prepositions of time and sequence, which are conjunctions too (`after that` / `after it
-/// renews`).
-pub(super) fn is_time_preposition(w: &str) -> bool {
+/// Prepositions that [`is_preposition`] leaves out, most of them conjunctions too (`after that`
+/// / `after it renews`): after one, `that` is the thing itself.
+pub(super) fn is_other_preposition(w: &str) -> bool {
     matches!(
         w,
         "after" | "before" | "since" | "until" | "till" | "besides" | "despite" | "during"

@@ -271,7 +271,7 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
                 .filter(|b| b.trail().is_empty())
                 .and_then(Chunk::lower_any)
                 .is_some_and(|b| {
-                    lexicon::is_preposition(&b) || lexicon::is_time_preposition(&b)
+                    lexicon::is_preposition(&b) || lexicon::is_other_preposition(&b)
                 }) =>
         {
             true
