@@ -170,3 +170,6 @@ pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode, after_prose: bool) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod audit_tests;

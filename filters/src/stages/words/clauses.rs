@@ -471,4 +471,4 @@ fn negated_before(ctx: &Context<'_, '_>) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
