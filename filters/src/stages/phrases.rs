@@ -581,6 +581,18 @@ mod tests {
     }
 
     #[test]
+    fn a_partitive_keeps_its_of() {
+        // `any of the files` is one of these files, not any files at all.
+        assert_eq!(
+            run(
+                "You may edit any of the files. Read all of the files.",
+                Mode::Balanced
+            ),
+            "You may edit any of the files. Read all files."
+        );
+    }
+
+    #[test]
     fn rules_never_match_inside_protected_spans() {
         let text = r#"Reply "in order to" only."#;
         assert_eq!(run(text, Mode::Balanced), text);

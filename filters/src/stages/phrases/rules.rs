@@ -212,9 +212,8 @@ pub(super) static RULES: &[Rule] = &[
     r("furthermore", "also", Start, B),
     r("moreover", "also", Start, B),
     r("all of the", "all", Anywhere, C),
-    r("some of the", "some", Anywhere, C),
-    r("each of the", "each", Anywhere, C),
-    r("any of the", "any", Anywhere, C),
+    // Not `any of the`, `some of the`, `each of the`: `edit any of the files` is one of these
+    // files, not `any files` at all, and `each` takes a singular.
     r("both of the", "both", Anywhere, C),
     r("in between", "between", Anywhere, B),
     r("a sufficient amount of", "enough", Anywhere, C),

@@ -166,3 +166,16 @@ fn found_by_the_thirteenth_audit() {
         "Customer is right I offered it.",
     );
 }
+
+#[test]
+fn found_by_the_fourteenth_audit() {
+    in_every_mode(
+        "Were the agent unavailable, offer a call back.",
+        "Were agent unavailable, offer call back.",
+    );
+    in_every_mode(
+        "Being an admin does not mean you may approve.",
+        "Being admin does not mean you may approve.",
+    );
+    in_every_mode("The user is being polite.", "User being polite.");
+}

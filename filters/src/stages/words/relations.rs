@@ -96,7 +96,10 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         // being the leader`, `avoid being accused`, `by being informed`.
         // After a copula it makes the passive progressive: `the car is being repaired` is not
         // `the car repaired`.
-        "being" => before.is_some_and(|b| takes_gerund(b) || lexicon::is_be(b)),
+        // Opening a clause or after a preposition `being` is the subject or object itself:
+        // `Being an admin does not mean ...` is not `Admin does not mean ...`.
+        "being" => before
+            .is_none_or(|b| takes_gerund(b) || lexicon::is_be(b) || lexicon::is_preposition(b)),
         _ => false,
     }
 }

@@ -331,6 +331,9 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
         // A question keeps its question word and auxiliary: `Who is ...?`, `Which one ...?`, `Is
         // it ...?`, after a speaker's label too (`User: Is my order late?`), and a copula
         // before its subject (`How sure are you?`).
+        // `Were the agent unavailable, offer a call back`: opening a sentence, the inverted
+        // copula is the condition (or the question).
+        "was" | "were" if at_start => true,
         "which" | "who" | "whom" | "is" | "are" | "was" | "were" => {
             (at_start || after_label) && ctx.in_question()
                 || (lexicon::is_be(w)
