@@ -32,6 +32,11 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str, at_start: bool) -> bool {
                         )
                     })
                 })
+                // The bare word would be another word: `not a right` is not `not right`, `a
+                // must` not `must`, `a means to an end` not `means to end`.
+                || next
+                    .as_deref()
+                    .is_some_and(|n| matches!(n, "must" | "right" | "means"))
         }
         // `The` inside a sentence before a capitalised word is part of a name: `according to
         // The Times`, `in The Hague`.

@@ -101,18 +101,12 @@ fn softens(ctx: &Context<'_, '_>) -> bool {
 /// Whether a condition opened earlier in this sentence, within a few words (`if`, `when`,
 /// `where`, `unless`), or a negation (`not very likely`).
 fn in_condition(ctx: &Context<'_, '_>) -> bool {
-    for chunk in ctx.earlier().iter().rev() {
-        if chunk.ends_sentence() {
-            return false;
-        }
-        if chunk.lower_any().is_some_and(|w| {
+    ctx.earlier_in_sentence(|chunk| {
+        chunk.lower_any().is_some_and(|w| {
             matches!(
                 &*w,
                 "if" | "when" | "whenever" | "where" | "wherever" | "unless" | "until"
             ) || lexicon::is_negation(&w)
-        }) {
-            return true;
-        }
-    }
-    false
+        })
+    })
 }

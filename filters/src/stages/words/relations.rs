@@ -38,37 +38,6 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str) -> bool {
         return true;
     }
     match w {
-        // `a few`, `a bit`, `a little`: some, where `few` alone is hardly any; `once a day`,
-        // `at a time`: per.
-        "a" => {
-            // `not a right` is not `not right`, `a must` not `must`, `a third` not `third`, `a
-            // number of tests` not `number of tests`.
-            next.is_some_and(|n| {
-                matches!(
-                    n,
-                    "few"
-                        | "little"
-                        | "bit"
-                        | "couple"
-                        | "lot"
-                        | "dozen"
-                        | "must"
-                        | "right"
-                        | "second"
-                        | "third"
-                        | "quarter"
-                        | "half"
-                        | "fifth"
-                        | "tenth"
-                        | "number"
-                        | "while"
-                        | "means"
-                )
-            }) || before.is_some_and(|b| {
-                matches!(b, "once" | "twice" | "thrice" | "times" | "at")
-                    || b.as_bytes().first().is_some_and(u8::is_ascii_digit)
-            })
-        }
         // A relative pronoun before its own verb is the verb's subject (`users who own the
         // repository` is not `users own repository`); only before a subject of its own (`the
         // file which you edited`) can it go. `which` before a noun asks which one, and a

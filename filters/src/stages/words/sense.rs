@@ -42,6 +42,20 @@ impl<'c, 'a> Context<'c, 'a> {
         chunks::is_question(self.rest)
     }
 
+    /// Whether one of the words before this one within [`RANGE_WORDS`], in its sentence, passes
+    /// `test`: `Take 5 mg of vitamin D a day`, `only when it is absolutely necessary`.
+    pub fn earlier_in_sentence(&self, test: impl Fn(&Chunk<'a>) -> bool) -> bool {
+        for chunk in self.earlier().iter().rev() {
+            if chunk.ends_sentence() {
+                return false;
+            }
+            if test(chunk) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether one of the three words before this one, in its clause (no punctuation between),
     /// passes `test`: `have not been`, `only to specific users`.
     pub fn shortly_before(&self, test: impl Fn(&str) -> bool) -> bool {
