@@ -76,6 +76,12 @@ pub fn run(text: &str, mode: Mode) -> String {
                     last_blank = false;
                 }
             }
+            // Byte for byte, as the vault keeps a fenced block.
+            Kind::IndentedCode => {
+                previous = None;
+                out.line(&[line.prefix, line.content]);
+                last_blank = false;
+            }
             Kind::Sealed => {
                 previous = None;
                 out.line(&[line.prefix, line.content.trim_end()]);
@@ -111,11 +117,7 @@ pub fn run(text: &str, mode: Mode) -> String {
                 }
                 previous = Some(key);
                 prose_written = Some(i);
-                out.line(&[
-                    line.prefix.trim_end_matches([' ', '\t']),
-                    sep(line),
-                    content,
-                ]);
+                out.line(&[kept_prefix(line), sep(line), content]);
                 last_blank = false;
             }
         }
@@ -208,6 +210,18 @@ impl Document {
             last = text.rfind('\n').map_or(0, |at| at + 1);
         }
         text
+    }
+}
+
+/// A line's prefix without the white space that ends it (`>   ` of a quote, `-   ` of an item),
+/// which [`sep`] writes again as one space where a marker needs it. A prefix of white space alone
+/// is a text line's indentation, which stays: it can carry structure (YAML's nesting, an outline,
+/// JSON laid out by hand).
+fn kept_prefix<'a>(line: &Line<'a>) -> &'a str {
+    if line.prefix.trim().is_empty() {
+        line.prefix
+    } else {
+        line.prefix.trim_end_matches([' ', '\t'])
     }
 }
 
