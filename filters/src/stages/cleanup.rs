@@ -77,7 +77,7 @@ pub fn run(text: &str, mode: Mode) -> String {
                 }
             }
             // Byte for byte, as the vault keeps a fenced block.
-            Kind::IndentedCode => {
+            Kind::Code => {
                 previous = None;
                 out.line(&[line.prefix, line.content]);
                 last_blank = false;
@@ -131,9 +131,16 @@ pub fn run(text: &str, mode: Mode) -> String {
 
 /// A paragraph line a setext underline makes a heading of: short, and not a sentence or a
 /// lead-in (`Guidelines`, not `Summarise the text below the line.`).
+/// Nor a YAML line (`kind: config`, whose `---` separates documents).
 fn reads_as_title(content: &str) -> bool {
     let content = content.trim_end();
-    content.chars().count() <= 80 && !content.ends_with(['.', ':', '!', '?', ',', ';'])
+    let yaml_key = content.split_once(": ").is_some_and(|(key, _)| {
+        !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
+    });
+    content.chars().count() <= 80 && !content.ends_with(['.', ':', '!', '?', ',', ';']) && !yaml_key
 }
 
 /// Whether `lines` (from a non-blank line on) open a part of their own: a heading, another
@@ -233,14 +240,16 @@ fn sep(line: &Line<'_>) -> &'static str {
     }
 }
 
-/// A line of some length said twice in a row (blank lines between aside) says nothing new the
-/// second time. A repeat further on stays: in a procedure it is a step done again, in an email
-/// thread or a transcript another message's header or another speaker's words, and in a prompt
-/// a rule restated on purpose.
+/// A sentence said twice in a row (blank lines between aside) says nothing new the second time.
+/// A repeat further on stays: in a procedure it is a step done again, in an email thread or a
+/// transcript another message's header or another speaker's words, and in a prompt a rule
+/// restated on purpose. So does a repeated line that is no sentence (a log's event, a table's
+/// row, a song's refrain), where the repeat may be the point.
 fn is_duplicate(line: &Line<'_>, key: (&str, &str), previous: Option<(&str, &str)>) -> bool {
     !matches!(line.kind, Kind::Heading(_))
         && previous == Some(key)
         && key.1.split_whitespace().count() >= 4
+        && key.1.ends_with(['.', '!', '?'])
 }
 
 /// Removes `\r` before `\n`, zero-width characters and HTML comments.
@@ -535,14 +544,14 @@ mod tests {
 
     #[test]
     fn formatting_is_cleaned() {
-        let text = "# 🚀 Title ##\r\n\r\n\r\nSome   **bold**  text.\u{200B}  \n<!-- note -->\n---\n| a   |  b |\n|-----|:---:|\n";
+        let text = "# 🚀 Title ##\r\n\r\n\r\nSome   **bold**  text in a sentence.\u{200B}  \n<!-- note -->\n---\n| a   |  b |\n|-----|:---:|\n";
         assert_eq!(
             run(text, Mode::Conservative),
-            "# Title\n\nSome bold text.\n\n---\n| a | b |\n|---|:-:|\n"
+            "# Title\n\nSome bold text in a sentence.\n\n---\n| a | b |\n|---|:-:|\n"
         );
         assert_eq!(
             run(text, Mode::Balanced),
-            "# Title\n\nSome bold text.\n\n---\n|a|b|\n|---|:-:|\n"
+            "# Title\n\nSome bold text in a sentence.\n\n---\n|a|b|\n|---|:-:|\n"
         );
     }
 

@@ -20,10 +20,9 @@ pub enum Kind {
     Sealed,
     /// YAML front matter at the top of the document, delimiters included.
     FrontMatter,
-    /// A line of an indented code block: indented four spaces or a tab, after a blank line (or
-    /// at the start), and not under a list item, whose content such indentation continues.
-    /// Kept as written: its indentation may be the code's syntax (Python, YAML, a Makefile).
-    IndentedCode,
+    /// Code outside a fence, kept as written (see [`super::code`]): a line of an indented code
+    /// block, of a patch, or one that reads as code, a command or a formula.
+    Code,
     /// Ordinary prose (also inside a blockquote).
     Text,
 }
@@ -68,130 +67,8 @@ pub fn reads_as_text(content: &str) -> bool {
 pub fn parse(text: &str) -> Vec<Line<'_>> {
     let mut lines: Vec<Line<'_>> = text.split('\n').map(classify).collect();
     mark_front_matter(&mut lines);
-    mark_indented_code(&mut lines);
+    super::code::mark(&mut lines);
     lines
-}
-
-/// Marks the lines of indented code blocks (CommonMark's rule, simplified): a block opens with a
-/// line indented four columns after a blank line or at the start, outside a list, and runs on
-/// through blank lines and indented lines. A block whose every line reads as a sentence is left
-/// as text: prompts indent prose too (a section set in under its title), and it keeps its
-/// indentation there as well (see `cleanup`).
-fn mark_indented_code(lines: &mut [Line<'_>]) {
-    let mut after_blank = true;
-    let mut in_list = false;
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        if line.kind == Kind::Blank {
-            after_blank = true;
-            i += 1;
-            continue;
-        }
-        let indented = indent_columns(line.prefix) >= 4 && line.kind != Kind::FrontMatter;
-        if indented && after_blank && !in_list {
-            let mut end = i + 1;
-            for (j, next) in lines.iter().enumerate().skip(i + 1) {
-                if next.kind == Kind::Blank {
-                    continue;
-                }
-                if indent_columns(next.prefix) < 4 {
-                    break;
-                }
-                end = j + 1;
-            }
-            let block = &mut lines[i..end];
-            if !reads_as_prose(block) {
-                for l in block.iter_mut().filter(|l| l.kind != Kind::Blank) {
-                    l.kind = Kind::IndentedCode;
-                }
-            }
-            after_blank = false;
-            i = end;
-            continue;
-        }
-        if line.kind == Kind::ListItem {
-            in_list = true;
-        } else if !indented && line.kind != Kind::FrontMatter {
-            // A line at the margin ends the list (a lazy continuation line too, which
-            // CommonMark would keep in it; code under it is rarer than a new paragraph).
-            in_list = false;
-        }
-        after_blank = false;
-        i += 1;
-    }
-}
-
-/// Whether an indented block is prose rather than code, a command or a schema: no line holds
-/// a character of code syntax, and at least three lines in four read as a sentence (four plain
-/// words or more, most of what the line says; two for a list item). XML-style tags are the
-/// structure of many long prompts, not code: they are read past, and a line of tags alone or a
-/// heading does not count either way.
-fn reads_as_prose(block: &[Line<'_>]) -> bool {
-    let (mut lines, mut sentences) = (0, 0);
-    for line in block.iter().filter(|l| l.kind != Kind::Blank) {
-        let text = without_tags(line.content);
-        if text.contains(['{', '}', ';', '=', '<', '>', '|', '\\', '$']) {
-            return false;
-        }
-        if text.trim().is_empty() || matches!(line.kind, Kind::Heading(_)) {
-            continue;
-        }
-        let (mut words, mut plain) = (0, 0);
-        for word in text.split_whitespace() {
-            words += 1;
-            let core = word.trim_matches(|c: char| !c.is_alphanumeric());
-            if !core.is_empty()
-                && core
-                    .bytes()
-                    .all(|b| b.is_ascii_alphabetic() || b == b'\'' || b == b'-')
-            {
-                plain += 1;
-            }
-        }
-        let least = if line.kind == Kind::ListItem { 2 } else { 4 };
-        lines += 1;
-        if plain >= least && plain * 10 >= words * 7 {
-            sentences += 1;
-        }
-    }
-    sentences * 4 >= lines * 3
-}
-
-/// `content` with its XML-style tags (`<rules>`, `</rules>`, `<br/>`) cut out.
-fn without_tags(content: &str) -> std::borrow::Cow<'_, str> {
-    if !content.contains('<') {
-        return content.into();
-    }
-    let mut out = String::with_capacity(content.len());
-    let mut rest = content;
-    while let Some(at) = rest.find('<') {
-        out.push_str(&rest[..at]);
-        let tag = &rest[at..];
-        let name = tag[1..].strip_prefix('/').unwrap_or(&tag[1..]);
-        match tag.find('>') {
-            Some(end) if name.starts_with(|c: char| c.is_ascii_alphabetic()) => {
-                out.push(' ');
-                rest = &tag[end + 1..];
-            }
-            _ => {
-                out.push('<');
-                rest = &tag[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out.into()
-}
-
-/// The columns of leading white space before a line's first non-blank character, a tab
-/// counting four.
-fn indent_columns(prefix: &str) -> usize {
-    prefix
-        .bytes()
-        .take_while(|b| matches!(b, b' ' | b'\t'))
-        .map(|b| if b == b'\t' { 4 } else { 1 })
-        .sum()
 }
 
 fn mark_front_matter(lines: &mut [Line<'_>]) {
@@ -213,9 +90,10 @@ fn classify(raw: &str) -> Line<'_> {
     let line = raw.strip_suffix('\r').unwrap_or(raw);
     let trimmed = line.trim_start();
     if trimmed.is_empty() {
+        // The white space stays with the line: in a patch it is a context line's (see `code`).
         return Line {
             kind: Kind::Blank,
-            prefix: "",
+            prefix: line,
             content: "",
         };
     }
@@ -387,32 +265,6 @@ mod tests {
         assert_eq!(
             (l.prefix, l.content, l.kind),
             ("> - [ ] ", "task", Kind::ListItem)
-        );
-    }
-
-    #[test]
-    fn indented_code_is_told_from_indented_prose() {
-        let kinds = |doc: &str| -> Vec<Kind> { parse(doc).iter().map(|l| l.kind).collect() };
-        use Kind::{Blank, IndentedCode as Code, ListItem, Text};
-        // After a blank line, outside a list: code, through its blank lines.
-        assert_eq!(
-            kinds("Run:\n\n    make all\n\n    make test\nDone."),
-            vec![Text, Blank, Code, Blank, Code, Text]
-        );
-        // Indentation that continues a paragraph or a list item is not a code block.
-        assert_eq!(kinds("server:\n    port: 80"), vec![Text, Text]);
-        assert_eq!(
-            kinds("- item\n\n    - nested item"),
-            vec![ListItem, Blank, ListItem]
-        );
-        // Sentences set in under a tag are prose; a line of code syntax makes the block code.
-        assert_eq!(
-            kinds("<role>\n\n    You are the reviewer of every pull request.\n</role>"),
-            vec![Text, Blank, Text, Text]
-        );
-        assert_eq!(
-            kinds("Schema:\n\n    Every field of the record is required.\n    name: string;"),
-            vec![Text, Blank, Code, Code]
         );
     }
 

@@ -11,6 +11,8 @@
 
 mod chunks;
 mod cleanup;
+mod code;
+mod data;
 mod lines;
 mod phrases;
 mod pleasantries;
@@ -151,7 +153,11 @@ fn map_prose_in(
     bullets: Bullets,
 ) -> (String, Option<String>) {
     let lines = lines::parse(text);
-    let editable = |line: &lines::Line<'_>| line.is_prose() && line.kind != Kind::FrontMatter;
+    let data = data::worked_on(&lines);
+    // The text a task works on (an example's output, a sentence to correct) stays as written.
+    let editable = |i: usize, line: &lines::Line<'_>| {
+        line.is_prose() && line.kind != Kind::FrontMatter && !data[i]
+    };
     let places = places(&lines);
     let edited = in_pieces(
         &lines,
@@ -165,8 +171,8 @@ fn map_prose_in(
 
     let mut out = Document::with_capacity(text.len(), bullets);
     let mut first = then.map(|_| Document::with_capacity(text.len(), Bullets::Keep));
-    for line in &lines {
-        let (text, first_text) = match editable(line).then(|| edited.next()).flatten() {
+    for (i, line) in lines.iter().enumerate() {
+        let (text, first_text) = match editable(i, line).then(|| edited.next()).flatten() {
             Some(Some((first_text, text))) => (text, first_text),
             _ => (line.content, line.content),
         };
@@ -187,7 +193,7 @@ fn in_pieces<O: Send + 'static>(
     places: &[Place],
     bytes: usize,
     pieces: usize,
-    wanted: impl Fn(&lines::Line<'_>) -> bool,
+    wanted: impl Fn(usize, &lines::Line<'_>) -> bool,
     work: impl Fn(&mut dyn Iterator<Item = (&str, Place)>) -> O + Copy + Send + 'static,
 ) -> Vec<O> {
     // Piece `i` is the lines from `starts[i]` to `starts[i + 1]`.
@@ -200,13 +206,16 @@ fn in_pieces<O: Send + 'static>(
         }
     }
     starts.push(lines.len());
+    let wanted = &wanted;
     let contents = |piece: usize| {
         let range = starts[piece]..starts[piece + 1];
+        let first = range.start;
         lines[range.clone()]
             .iter()
             .zip(&places[range])
-            .filter(|(line, _)| wanted(line))
-            .map(|(line, place)| (line.content, *place))
+            .enumerate()
+            .filter(move |(k, (line, _))| wanted(first + k, line))
+            .map(|(_, (line, place))| (line.content, *place))
     };
     let last = starts.len() - 2;
     let jobs: Vec<_> = (0..last)
@@ -294,13 +303,20 @@ fn edit_lines(
             edited.ends.push(None);
             continue;
         }
+        // What a lead-in hands over after its colon stays as written (see `data`).
+        let (content, tail) = match data::data_tail(content) {
+            Some(at) => content.split_at(at),
+            None => (content, ""),
+        };
         let mut chunks = chunks::split(content);
         edit(&mut chunks, place);
         if let (Some(second), Some(first)) = (then, edited.first.as_mut()) {
             chunks::render_into(&chunks, first);
+            first.push_str(tail);
             second(&mut chunks, place);
         }
         chunks::render_into(&chunks, &mut edited.text);
+        edited.text.push_str(tail);
         let first_end = edited.first.as_ref().map_or(0, String::len);
         edited.ends.push(Some((first_end, edited.text.len())));
     }
@@ -360,6 +376,7 @@ impl Document {
                 if self.bullets == Bullets::Drop
                     && !self.list_held_by_lead_in
                     && indent_width(before) < 4
+                    && !is_yaml_entry(content)
                     && (!after.is_empty() || lines::reads_as_text(content)) =>
             {
                 self.text.push_str(before);
@@ -370,6 +387,18 @@ impl Document {
         self.text.push_str(content);
         self.last_blank = blank;
     }
+}
+
+/// Whether a list item is an entry of a YAML sequence (`- name: build`), whose dash is syntax:
+/// without it two entries would be one map with a key twice.
+fn is_yaml_entry(content: &str) -> bool {
+    content.split_once(':').is_some_and(|(key, rest)| {
+        !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
+            && (rest.is_empty() || rest.starts_with(' '))
+    })
 }
 
 /// Whether a line is a lead-in (it ends with `:`) that negates, excludes or sets a condition

@@ -84,6 +84,12 @@ fn drop_tier(w: &str) -> Option<Mode> {
 /// Drops the droppable words of one line of English prose. `after_prose`: the line goes on from
 /// a sentence on the line before it (see `role::role_subject`).
 pub fn drop_words(chunks: &mut Vec<Chunk>, mode: Mode, after_prose: bool) {
+    // `value: the`, `A: an`: a label's one-word value is the value, whatever the word.
+    if let [label, _] = chunks.as_slice()
+        && label.text.ends_with(':')
+    {
+        return;
+    }
     // One pass into a new vector: removing from the middle of a long line one word at a time
     // would shift the rest of the line for every word.
     let input = std::mem::take(chunks);

@@ -1,5 +1,5 @@
 //! When an article carries sense: `a` as an option, a letter or a variable (`from A to D`,
-//! `a = -g`), `The` in a name (`The Hague`), `the only`, and `the more ..., the harder ...`.
+//! `a = -g`), `The` in a name (`The Hague`, `The Lord of the Rings`), `the only`, and `the more ..., the harder ...`.
 
 use super::sense::Context;
 use crate::stages::chunks::Chunk;
@@ -44,6 +44,20 @@ pub(super) fn keeps(ctx: &Context<'_, '_>, w: &str, at_start: bool) -> bool {
             if !at_start
                 && ctx.rest.first().is_some_and(Chunk::is_capitalized)
                 && ctx.rest.get(1).is_some_and(Chunk::is_capitalized) =>
+        {
+            true
+        }
+        // `The Lord of the Rings`, `the Bank of the West`: between the capitalised words of a
+        // name, `the` is the name's.
+        "the"
+            if ctx.rest.get(1).is_some_and(Chunk::is_capitalized)
+                && matches!(ctx.earlier(), [.., name, link]
+                if name.is_capitalized()
+                    && link.trail().is_empty()
+                    && link.lower_any().is_some_and(|w| matches!(
+                        &*w,
+                        "of" | "in" | "on" | "at" | "for" | "and" | "from" | "under" | "over"
+                    ))) =>
         {
             true
         }

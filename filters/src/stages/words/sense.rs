@@ -139,11 +139,17 @@ pub(super) fn keeps_sense(ctx: &Context<'_, '_>, w: &str) -> bool {
     // The last item needs an item before it (`by then, please.` is no list).
     let earlier = ctx.earlier();
     let item_before = earlier.len() >= 2 && earlier[earlier.len() - 2].trail().ends_with(',');
+    // So is the one before the `or` of a last item closing the list (`(a, an or the)`).
+    let before_last_item = matches!(ctx.rest, [this, link, last, ..]
+        if this.trail().is_empty()
+            && matches!(link.lower_any().as_deref(), Some("or" | "and"))
+            && !last.trail().is_empty());
     let listed = ctx.before.is_some_and(|b| b.trail().ends_with([',', ':']))
         && ctx.rest.first().is_some_and(|c| {
             c.trail().starts_with(',')
                 || (item_before && ctx.rest.len() == 1 && !c.trail().is_empty())
-        });
+        })
+        || ctx.before.is_some_and(|b| b.trail().ends_with(',')) && before_last_item;
     if listed {
         return true;
     }
