@@ -5,7 +5,6 @@
 //! made per text and again per sentence, so an English prompt that quotes Chinese or French
 //! leaves those sentences as they are.
 
-use crate::guard::ascii_lower;
 
 /// True when the text's prose reads as English, judged on its first thousand words: enough to
 /// tell a language by its function words, and the check stays cheap on long prompts (the
@@ -22,17 +21,18 @@ pub fn is_english(text: &str) -> bool {
             non_latin += 1;
             continue;
         }
-        // No marker is longer than six letters.
-        if word.len() > 6 {
+        // No marker is longer than six letters, nor holds a letter outside ASCII.
+        if word.len() > 6 || !word.is_ascii() {
             continue;
         }
-        let mut buf = [0u8; 24];
-        if let Some(lower) = ascii_lower(word, &mut buf) {
-            if is_english_marker(lower) {
-                english += 1;
-            } else if is_foreign_marker(lower) {
-                foreign += 1;
-            }
+        let mut buf = [0u8; 6];
+        let lower = &mut buf[..word.len()];
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        if is_english_marker(lower) {
+            english += 1;
+        } else if is_foreign_marker(lower) {
+            foreign += 1;
         }
     }
     if words == 0 {
@@ -67,106 +67,104 @@ pub fn is_non_latin_letter(c: char) -> bool {
     c.is_alphabetic() && (c as u32) >= 0x0370 && !((0x1E00..=0x1EFF).contains(&(c as u32)))
 }
 
-fn is_english_marker(w: &str) -> bool {
+fn is_english_marker(w: &[u8]) -> bool {
     matches!(
         w,
-        "the"
-            | "and"
-            | "of"
-            | "to"
-            | "is"
-            | "are"
-            | "you"
-            | "your"
-            | "that"
-            | "with"
-            | "for"
-            | "this"
-            | "be"
-            | "will"
-            | "it"
-            | "on"
-            | "as"
-            | "an"
-            | "in"
-            | "or"
-            | "not"
-            | "from"
-            | "what"
-            | "which"
-            | "when"
-            | "should"
-            | "must"
-            | "each"
-            | "i"
-            | "my"
-            | "a"
-            | "if"
+        b"the"
+            | b"and"
+            | b"of"
+            | b"to"
+            | b"is"
+            | b"are"
+            | b"you"
+            | b"your"
+            | b"that"
+            | b"with"
+            | b"for"
+            | b"this"
+            | b"be"
+            | b"will"
+            | b"it"
+            | b"on"
+            | b"as"
+            | b"an"
+            | b"in"
+            | b"or"
+            | b"not"
+            | b"from"
+            | b"what"
+            | b"which"
+            | b"when"
+            | b"should"
+            | b"must"
+            | b"each"
+            | b"i"
+            | b"my"
+            | b"a"
+            | b"if"
     )
 }
 
-fn is_foreign_marker(w: &str) -> bool {
+fn is_foreign_marker(w: &[u8]) -> bool {
     matches!(
         w,
-        "der"
-            | "die"
-            | "das"
-            | "und"
-            | "ist"
-            | "nicht"
-            | "ich"
-            | "sie"
-            | "mit"
-            | "ein"
-            | "eine"
-            | "le"
-            | "la"
-            | "les"
-            | "et"
-            | "est"
-            | "une"
-            | "des"
-            | "pour"
-            | "vous"
-            | "je"
-            | "que"
-            | "el"
-            | "los"
-            | "las"
-            | "y"
-            | "es"
-            | "por"
-            | "una"
-            | "para"
-            | "con"
-            | "como"
-            | "del"
-            | "il"
-            | "di"
-            | "che"
-            | "non"
-            | "della"
-            | "sono"
-            | "het"
-            | "een"
-            | "van"
-            | "niet"
-            | "och"
-            | "att"
-            | "som"
-            | "jest"
-            | "nie"
-            | "się"
-            | "na"
-            | "da"
-            | "em"
-            | "os"
-            | "um"
-            | "não"
-            | "uma"
-            | "ne"
-            | "du"
-            | "au"
+        b"der"
+            | b"die"
+            | b"das"
+            | b"und"
+            | b"ist"
+            | b"nicht"
+            | b"ich"
+            | b"sie"
+            | b"mit"
+            | b"ein"
+            | b"eine"
+            | b"le"
+            | b"la"
+            | b"les"
+            | b"et"
+            | b"est"
+            | b"une"
+            | b"des"
+            | b"pour"
+            | b"vous"
+            | b"je"
+            | b"que"
+            | b"el"
+            | b"los"
+            | b"las"
+            | b"y"
+            | b"es"
+            | b"por"
+            | b"una"
+            | b"para"
+            | b"con"
+            | b"como"
+            | b"del"
+            | b"il"
+            | b"di"
+            | b"che"
+            | b"non"
+            | b"della"
+            | b"sono"
+            | b"het"
+            | b"een"
+            | b"van"
+            | b"niet"
+            | b"och"
+            | b"att"
+            | b"som"
+            | b"jest"
+            | b"nie"
+            | b"na"
+            | b"da"
+            | b"em"
+            | b"os"
+            | b"um"
+            | b"uma"
+            | b"ne"
+            | b"du"
+            | b"au"
     )
 }
 
