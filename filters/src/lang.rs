@@ -5,7 +5,6 @@
 //! made per text and again per sentence, so an English prompt that quotes Chinese or French
 //! leaves those sentences as they are.
 
-
 /// True when the text's prose reads as English, judged on its first thousand words: enough to
 /// tell a language by its function words, and the check stays cheap on long prompts (the
 /// sentence-level check still guards foreign passages further down).

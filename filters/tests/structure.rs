@@ -257,3 +257,86 @@ fn the_text_a_task_works_on_stays_as_written() {
         ),
     ]);
 }
+
+#[test]
+fn commands_formulas_and_patches_of_other_shapes_keep_their_words() {
+    // Found by the sixteenth audit, which re-ran the fifteenth's probes and tried other shapes.
+    keeps_lines(&[
+        ("What do these do?\n\ncp a b\nln -s a b\n", "cp a b"),
+        (
+            "What does this do?\n\nuser@host:~$ grep -r the src/\n",
+            "user@host:~$ grep -r the src/",
+        ),
+        (
+            "Explain this Makefile.\n\nall: main.o\n\t$(CC) -o a main.o util.o\n\t@echo the build is done\n",
+            "\t@echo the build is done",
+        ),
+        (
+            "Make it smaller.\n\nFROM alpine\nRUN echo the build is done > /tmp/x\n",
+            "RUN echo the build is done > /tmp/x",
+        ),
+        (
+            "When does it run?\n\n0 5 * * 1 /usr/bin/backup the disk\n",
+            "0 5 * * 1 /usr/bin/backup the disk",
+        ),
+        ("Why does it fail?\n\nreturn a is b\n", "return a is b"),
+        ("Solve for x: a x + b = c\n", "Solve for x: a x + b = c"),
+        (
+            "Review this change.\n\n-    if a is None:\n+    if a is None or a == 0:\n",
+            "-    if a is None:",
+        ),
+        (
+            "Who is free?\n\nAlice       the admin            is on leave\nBob         a developer          works on the API\n",
+            "Bob         a developer          works on the API",
+        ),
+        (
+            "Average the ratings.\n\nid,name,comment\n3,Blender,is the best one\n4,Mixer,is a good one\n",
+            "3,Blender,is the best one",
+        ),
+        (
+            "Count the labels.\n\nthe food is great\tpositive\nthe room is a mess\tnegative\n",
+            "the room is a mess\tnegative",
+        ),
+    ]);
+}
+
+#[test]
+fn examples_in_pairs_and_texts_to_edit_stay_as_written() {
+    keeps_lines(&[
+        (
+            "Decide.\n\nPremise: The cat is on the mat.\nHypothesis: A cat is on a mat.\n",
+            "Hypothesis: A cat is on a mat.",
+        ),
+        (
+            "Continue.\n\nHuman: What is the capital of France?\nAI: The capital is Paris.\n",
+            "AI: The capital is Paris.",
+        ),
+        (
+            "Complete it.\n\n### Input:\nThe cat is chasing the mouse.\n",
+            "The cat is chasing the mouse.",
+        ),
+        (
+            "Output must be exactly: It is a good day.\n",
+            "Output must be exactly: It is a good day.",
+        ),
+        (
+            "Make this more formal:\n\nHey, the meeting is moved to a later time.\n",
+            "Hey, the meeting is moved to a later time.",
+        ),
+    ]);
+    // A lone `Review:` heads a step of instructions, which are compressed.
+    let out = compressed(
+        "3. Generate Review: Structure your feedback according to the specified format.\n",
+        Mode::Balanced,
+    );
+    assert!(!out.contains("the specified"), "{out:?}");
+}
+
+#[test]
+fn aggressive_keeps_the_dash_of_a_task_list() {
+    let out = compressed(
+        "Checklist:\n\n- [ ] Write the tests\n- [x] Ship the fix\n",
+        Mode::Aggressive,
+    );
+    assert!(out.contains("- [ ] Write tests"), "{out:?}");
+}

@@ -173,6 +173,8 @@ fn mark_code_lines(lines: &mut [Line<'_>]) {
         .iter()
         .map(|line| line.kind == Kind::Text && reads_as_code(line.content))
         .collect();
+    mark_tables_of_cells(lines, &mut code);
+    mark_bare_patches(lines, &mut code);
     // Forward, then backward: a run of such lines joins the code it touches, and so does a
     // rule under or over it (the underline of a column's title). An indented block ends where
     // its indentation does (`Done.` after it is text).
@@ -190,6 +192,75 @@ fn mark_code_lines(lines: &mut [Line<'_>]) {
         if code {
             line.kind = Kind::Code;
         }
+    }
+}
+
+/// Rows of cells, found by their neighbours: consecutive lines with as many tabs as each other
+/// (a TSV file whose cells read as sentences), or three or more with as many commas, none of
+/// them ending a sentence (CSV without quotes).
+fn mark_tables_of_cells(lines: &[Line<'_>], code: &mut [bool]) {
+    let row = |line: &Line<'_>, sep: u8| {
+        (line.kind == Kind::Text).then(|| memchr::memchr_iter(sep, line.content.as_bytes()).count())
+    };
+    for (sep, least_rows, least_cells) in [(b'\t', 2, 1), (b',', 3, 2)] {
+        let mut start = 0;
+        while start < lines.len() {
+            let Some(count) = row(&lines[start], sep).filter(|&n| n >= least_cells) else {
+                start += 1;
+                continue;
+            };
+            let end = start
+                + lines[start..]
+                    .iter()
+                    .take_while(|l| {
+                        row(l, sep) == Some(count)
+                            && (sep == b'\t' || !l.content.trim_end().ends_with('.'))
+                    })
+                    .count();
+            if end - start >= least_rows {
+                code[start..end].iter_mut().for_each(|c| *c = true);
+            }
+            start = end.max(start + 1);
+        }
+    }
+}
+
+/// A patch without its `@@` line: a run of lines opening with `-` and `+` (both), the code
+/// after the marker set in by a tab or two spaces or more in at least one of them.
+fn mark_bare_patches(lines: &[Line<'_>], code: &mut [bool]) {
+    let marker = |line: &Line<'_>| {
+        let raw = if line.prefix.is_empty() {
+            line.content
+        } else {
+            line.prefix
+        };
+        raw.as_bytes()
+            .first()
+            .copied()
+            .filter(|b| matches!(b, b'-' | b'+'))
+    };
+    let mut start = 0;
+    while start < lines.len() {
+        let end = start
+            + lines[start..]
+                .iter()
+                .take_while(|l| marker(l).is_some())
+                .count();
+        let run = &lines[start..end];
+        let both = run.iter().any(|l| marker(l) == Some(b'-'))
+            && run.iter().any(|l| marker(l) == Some(b'+'));
+        let set_in = run.iter().any(|l| {
+            let after = if l.prefix.is_empty() {
+                &l.content[1..]
+            } else {
+                &l.prefix[1..]
+            };
+            after.starts_with('\t') || after.starts_with("  ")
+        });
+        if run.len() >= 2 && both && set_in {
+            code[start..end].iter_mut().for_each(|c| *c = true);
+        }
+        start = end.max(start + 1);
     }
 }
 
@@ -242,9 +313,14 @@ struct Seen {
 /// `f(x) = a x^2`). A rubric's `5 = Critical` or a gloss in another script is no assignment.
 fn assigns(text: &str) -> bool {
     text.split_once(" = ").is_some_and(|(left, _)| {
-        let left = left.trim();
+        // What a lead-in hands over after its colon: `Solve for x: a x + b = c`.
+        let left = left.rsplit(':').next().unwrap_or(left).trim();
+        let terms = left.split_whitespace().count();
+        let formula = left
+            .split_whitespace()
+            .any(|w| matches!(w, "+" | "-" | "*" | "/" | "^"));
         left.is_ascii()
-            && left.split_whitespace().count() <= 3
+            && (terms <= 3 || (formula && terms <= 9))
             && left.bytes().any(|b| b.is_ascii_alphabetic())
     })
 }
@@ -255,15 +331,22 @@ fn assigns(text: &str) -> bool {
 /// such a gap is a slip of the keyboard.
 fn has_column_gap(text: &str) -> bool {
     let bytes = text.trim().as_bytes();
-    let (mut tabs, mut gaps) = (0, 0);
+    let (mut tabs, mut gaps, mut wide) = (0, 0, 0);
+    let mut run = 0;
     for (i, &b) in bytes.iter().enumerate().skip(1) {
         if b == b'\t' {
             tabs += 1;
-        } else if b == b' '
-            && bytes.get(i + 1) == Some(&b' ')
-            && !matches!(bytes[i - 1], b' ' | b'.' | b'!' | b'?' | b':' | b';' | b',')
-        {
+        }
+        if b != b' ' {
+            run = 0;
+            continue;
+        }
+        run += 1;
+        if run == 2 && !matches!(bytes[i - 2], b'.' | b'!' | b'?' | b':' | b';' | b',') {
             gaps += 1;
+        }
+        if run == 3 {
+            wide += 1;
         }
     }
     // A header row in capitals (`USER  PID  %CPU`) is no sentence either.
@@ -273,7 +356,9 @@ fn has_column_gap(text: &str) -> bool {
             .filter(|w| w.bytes().any(|b| b.is_ascii_lowercase()))
             .count()
             >= 4;
-    tabs >= 2 || (tabs + gaps > 0 && !sentence)
+    // Two gaps of three spaces or more line up columns even between words (`Bob   a developer
+    // works on the API`).
+    tabs >= 2 || wide >= 2 || (tabs + gaps > 0 && !sentence)
 }
 
 /// Whether a line of text reads as code, a shell command or a formula by its syntax: it ends a
@@ -320,6 +405,9 @@ pub fn reads_as_code(content: &str) -> bool {
         || text.starts_with("$ ")
         || text.starts_with(">>> ")
         || text.starts_with("Traceback (")
+        // A Makefile recipe's variable or silenced command (`$(CC) -o app`, `@echo done`).
+        || text.starts_with("$(")
+        || (text.starts_with('@') && text[1..].starts_with(|c: char| c.is_ascii_lowercase()))
     {
         return true;
     }
@@ -377,14 +465,52 @@ pub fn reads_as_code(content: &str) -> bool {
     }
     // A command: one no sentence opens with, or one that is also a word (`cat`, `make`) with an
     // argument no sentence has (a flag, a path, a pipe).
-    const COMMANDS: [&str; 17] = [
+    const COMMANDS: [&str; 26] = [
         "echo", "grep", "egrep", "sed", "awk", "git", "npm", "npx", "pip", "pip3", "cargo",
-        "kubectl", "curl", "wget", "sudo", "chmod", "mkdir",
+        "kubectl", "curl", "wget", "sudo", "chmod", "chown", "mkdir", "cd", "ls", "rm", "cp", "mv",
+        "ln", "tar", "ssh",
     ];
-    const WORD_COMMANDS: [&str; 14] = [
-        "cat", "cd", "ls", "rm", "cp", "mv", "python", "python3", "node", "ssh", "tar", "docker",
-        "make", "export",
+    const WORD_COMMANDS: [&str; 7] = [
+        "cat", "python", "python3", "node", "docker", "make", "export",
     ];
+    // A Dockerfile's instructions (`RUN echo the build is done`).
+    const DOCKERFILE: [&str; 8] = [
+        "FROM",
+        "RUN",
+        "COPY",
+        "ADD",
+        "CMD",
+        "ENTRYPOINT",
+        "ENV",
+        "WORKDIR",
+    ];
+    if DOCKERFILE.contains(&first) && words.clone().next().is_some() {
+        return true;
+    }
+    // A statement that opens with its keyword: `return a is b`, `assert x is y`.
+    if matches!(first, "return" | "assert" | "yield" | "elif" | "lambda") && !has_words(text, 5) {
+        return true;
+    }
+    // A prompt before a command: `user@host:~$ grep ...`, `PS C:\\> dir`.
+    if (first.contains('@') && first.ends_with(['$', '#']) && first.contains(':'))
+        || (first == "PS" && text.contains(":\\") && text.contains('>'))
+    {
+        return true;
+    }
+    // A crontab line: five time fields (`0 5 * * 1 /usr/bin/backup`).
+    if text
+        .split_whitespace()
+        .take(5)
+        .filter(|f| {
+            f.bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'*' | b'/' | b',' | b'-'))
+        })
+        .count()
+        == 5
+        && text.contains('*')
+    {
+        return true;
+    }
     let mut args = words.peekable();
     (COMMANDS.contains(&first) && args.peek().is_some())
         || (WORD_COMMANDS.contains(&first)

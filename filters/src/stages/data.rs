@@ -5,10 +5,32 @@
 //! found by what introduces them and kept as written.
 
 use super::lines::{Kind, Line};
+use std::collections::HashMap;
 
 /// For each line of a document: whether it is text the task works on (see the module).
 pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
     let mut data = vec![false; lines.len()];
+    // A weak label counts where another label stands next to it (`Premise:` / `Hypothesis:`)
+    // or it comes again (`Human:` ... `Human:`).
+    let labels: Vec<Option<Label>> = lines
+        .iter()
+        .map(|l| l.is_prose().then(|| example_label(l.content)).flatten())
+        .collect();
+    let mut times: HashMap<&[u8], usize> = HashMap::new();
+    for label in labels.iter().flatten() {
+        *times.entry(label.name()).or_default() += 1;
+    }
+    let example = |i: usize| {
+        let Some(label) = &labels[i] else {
+            return false;
+        };
+        let neighbour =
+            |j: Option<usize>| j.and_then(|j| labels.get(j)).is_some_and(Option::is_some);
+        label.strong
+            || neighbour(i.checked_sub(1))
+            || neighbour(Some(i + 1))
+            || times.get(label.name()).is_some_and(|&n| n >= 2)
+    };
     let mut i = 0;
     while i < lines.len() {
         let line = &lines[i];
@@ -16,31 +38,19 @@ pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
             i += 1;
             continue;
         }
-        if quotes_an_example(line.content) {
+        if example(i) {
             data[i] = true;
+            // A label alone on its line (`### Input:`, `Output:`) heads the example under it.
+            if line.content.trim_end().ends_with(':') {
+                let end = next_paragraph(lines, i + 1, Extent::Paragraph, &mut data);
+                i = end;
+                continue;
+            }
         }
         // A lead-in is a line of text of its own, and short.
         let lead_in = line.kind == Kind::Text && line.content.len() <= 200;
         if let Some(extent) = lead_in.then(|| introduces_text(line.content)).flatten() {
-            // The next paragraph, after the blank lines between; a poem's or a song's every
-            // stanza, up to the next heading.
-            let mut j = i + 1;
-            loop {
-                while lines.get(j).is_some_and(|l| l.kind == Kind::Blank) {
-                    j += 1;
-                }
-                let start = j;
-                while lines.get(j).is_some_and(|l| {
-                    (l.is_prose() || l.kind == Kind::Code) && !matches!(l.kind, Kind::Heading(_))
-                }) {
-                    data[j] = true;
-                    j += 1;
-                }
-                if extent == Extent::Paragraph || j == start {
-                    break;
-                }
-            }
-            i = j;
+            i = next_paragraph(lines, i + 1, extent, &mut data);
             continue;
         }
         i += 1;
@@ -48,22 +58,56 @@ pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
     data
 }
 
-/// Whether a line gives an example's input or output after a label (`Output: The mouse was
-/// chased by the cat.`, `**Expected output:** ...`, `A: Paris.`). The model reads it as the
-/// thing to transform or the answer to imitate, word for word, not as an instruction.
-fn quotes_an_example(content: &str) -> bool {
+/// Marks the paragraph from line `from` on, after the blank lines before it (every stanza up to
+/// the next heading, for [`Extent::Stanzas`]); returns the line after it.
+fn next_paragraph(lines: &[Line<'_>], from: usize, extent: Extent, data: &mut [bool]) -> usize {
+    let mut j = from;
+    loop {
+        while lines.get(j).is_some_and(|l| l.kind == Kind::Blank) {
+            j += 1;
+        }
+        let start = j;
+        while lines.get(j).is_some_and(|l| {
+            (l.is_prose() || l.kind == Kind::Code) && !matches!(l.kind, Kind::Heading(_))
+        }) {
+            data[j] = true;
+            j += 1;
+        }
+        if extent == Extent::Paragraph || j == start {
+            return j;
+        }
+    }
+}
+
+/// An example's label opening a line, lower-cased.
+struct Label {
+    name: [u8; 24],
+    len: usize,
+    /// Names an example's part wherever it stands (`Input:`, `Output:`); a weak one (`Good:`,
+    /// `Before:`, `Human:`) also heads fields of instructions, and counts only in a pair or a
+    /// series (see [`worked_on`]).
+    strong: bool,
+}
+
+impl Label {
+    fn name(&self) -> &[u8] {
+        &self.name[..self.len]
+    }
+}
+
+/// The example label a line opens with, if any: after it the line gives an example's input or
+/// output (`Output: The mouse was chased by the cat.`, `**Expected output:** ...`, `A: Paris.`),
+/// which the model reads as the thing to transform or the answer to imitate, word for word.
+fn example_label(content: &str) -> Option<Label> {
     // The label is a few words: look for its colon in the first bytes only.
     let head = &content.as_bytes()[..content.len().min(30)];
-    let Some(colon) = memchr::memchr(b':', head) else {
-        return false;
-    };
-    let label = content[..colon].trim_matches(|c: char| c == '*' || c == '_' || c.is_whitespace());
-    let mut buf = [0u8; 24];
-    let Some(label) = lower(label, &mut buf) else {
-        return false;
-    };
-    matches!(
-        label,
+    let colon = memchr::memchr(b':', head)?;
+    let label =
+        content[..colon].trim_matches(|c: char| matches!(c, '*' | '_' | '#') || c.is_whitespace());
+    let mut name = [0u8; 24];
+    let len = lower(label, &mut name)?.len();
+    let strong = matches!(
+        &name[..len],
         b"input"
             | b"output"
             | b"example input"
@@ -80,10 +124,39 @@ fn quotes_an_example(content: &str) -> bool {
             | b"correct answer"
             | b"corrected"
             | b"original"
-            | b"source"
             | b"translation"
             | b"sentence"
-    )
+            | b"sample line"
+            | b"example sentence"
+            | b"pattern"
+            | b"regex"
+    );
+    let weak = matches!(
+        &name[..len],
+        b"response"
+            | b"human"
+            | b"ai"
+            | b"assistant"
+            | b"user"
+            | b"review"
+            | b"premise"
+            | b"hypothesis"
+            | b"claim"
+            | b"before"
+            | b"after"
+            | b"correct"
+            | b"incorrect"
+            | b"bad"
+            | b"good"
+            | b"example"
+            | b"sample"
+            | b"source"
+            | b"english"
+            | b"french"
+            | b"spanish"
+            | b"german"
+    );
+    (strong || weak).then_some(Label { name, len, strong })
 }
 
 /// `word` in ASCII lower case in `buf`, when it fits.
@@ -107,8 +180,17 @@ pub fn data_tail(content: &str) -> Option<usize> {
     let last = lead.rsplit(|c: char| !c.is_ascii_alphabetic()).next()?;
     let mut buf = [0u8; 24];
     let last = lower(last, &mut buf)?;
-    (is_text_noun(last) || matches!(last, b"of" | b"this" | b"following" | b"below"))
-        .then(|| lead.len() + 1)
+    let points = matches!(
+        last,
+        b"of" | b"this" | b"following" | b"below" | b"exactly" | b"verbatim" | b"phrase"
+    );
+    // `Translate into French: ...`
+    let into_language = lead
+        .split_whitespace()
+        .rev()
+        .nth(1)
+        .is_some_and(|w| w.eq_ignore_ascii_case("into"));
+    (names_a_passage(last) || points || into_language).then(|| lead.len() + 1)
 }
 
 /// How much of what follows a lead-in is the text it introduces.
@@ -144,18 +226,51 @@ fn introduces_text(content: &str) -> Option<Extent> {
                 | b"spell"
                 | b"grammar"
                 | b"spelling"
+                | b"edit"
+                | b"check"
+                | b"many"
+                | b"improve"
+                | b"formal"
+                | b"informal"
+                | b"simplify"
+                | b"shorten"
         );
         verse |= matches!(word, b"poem" | b"lyrics" | b"song" | b"verse");
         points_on |= matches!(word, b"following" | b"below" | b"this" | b"these");
         names_text |= is_text_noun(word);
     }
-    points_on |= content.trim_end().ends_with(':');
+    let lead_in = content.trim_end().ends_with(':');
+    points_on |= lead_in;
+    // `Make this more formal:` names its text by `this`.
+    names_text |= lead_in
+        && content
+            .split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case("this"));
     let extent = if verse {
         Extent::Stanzas
     } else {
         Extent::Paragraph
     };
     ((on_wording || verse) && points_on && names_text).then_some(extent)
+}
+
+/// A noun that names a passage quoted whole: `in this sentence: ...`. Narrower than
+/// [`is_text_noun`], whose nouns (`review`, `description`) also head fields of instructions.
+fn names_a_passage(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"text"
+            | b"sentence"
+            | b"sentences"
+            | b"passage"
+            | b"paragraph"
+            | b"phrase"
+            | b"word"
+            | b"words"
+            | b"quote"
+            | b"excerpt"
+            | b"string"
+    )
 }
 
 /// A noun that names a piece of text.
@@ -182,5 +297,14 @@ fn is_text_noun(word: &[u8]) -> bool {
             | b"excerpt"
             | b"tweet"
             | b"draft"
+            | b"post"
+            | b"article"
+            | b"review"
+            | b"description"
+            | b"word"
+            | b"chat"
+            | b"log"
+            | b"transcript"
+            | b"conversation"
     )
 }

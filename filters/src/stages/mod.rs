@@ -377,7 +377,9 @@ impl Document {
                     && !self.list_held_by_lead_in
                     && indent_width(before) < 4
                     && !is_yaml_entry(content)
-                    && (!after.is_empty() || lines::reads_as_text(content)) =>
+                    // A task box needs its dash to stay one (`- [ ] Write the tests`).
+                    && after.is_empty()
+                    && lines::reads_as_text(content) =>
             {
                 self.text.push_str(before);
                 self.text.push_str(after);
@@ -564,12 +566,12 @@ mod tests {
     }
 
     #[test]
-    fn aggressive_drops_bullets_and_keeps_numbers_indentation_and_task_boxes() {
+    fn aggressive_drops_bullets_and_keeps_numbers_indentation_and_task_lists() {
         let text =
             "Rules:\n- Write tests.\n  * Name each case.\n- [ ] Open task\n1. Build.\n2. Ship.";
         assert_eq!(
             staged(text, Mode::Aggressive),
-            "Rules:\nWrite tests.\n  Name each case.\n[ ] Open task\n1. Build.\n2. Ship."
+            "Rules:\nWrite tests.\n  Name each case.\n- [ ] Open task\n1. Build.\n2. Ship."
         );
         assert_eq!(staged(text, Mode::Balanced).matches("- ").count(), 2);
         // Indented four or more, the item would read as a code block without its bullet.
