@@ -273,38 +273,29 @@ fn names_a_passage(word: &[u8]) -> bool {
     )
 }
 
-/// A noun that names a piece of text.
+/// A noun that names a piece of text: a passage, or a kind of writing (`email`, `poem`, `log`).
 fn is_text_noun(word: &[u8]) -> bool {
-    matches!(
-        word,
-        b"text"
-            | b"sentence"
-            | b"sentences"
-            | b"passage"
-            | b"paragraph"
-            | b"paragraphs"
-            | b"phrase"
-            | b"words"
-            | b"email"
-            | b"message"
-            | b"essay"
-            | b"letter"
-            | b"poem"
-            | b"lyrics"
-            | b"song"
-            | b"verse"
-            | b"quote"
-            | b"excerpt"
-            | b"tweet"
-            | b"draft"
-            | b"post"
-            | b"article"
-            | b"review"
-            | b"description"
-            | b"word"
-            | b"chat"
-            | b"log"
-            | b"transcript"
-            | b"conversation"
-    )
+    names_a_passage(word)
+        || matches!(
+            word,
+            b"paragraphs"
+                | b"email"
+                | b"message"
+                | b"essay"
+                | b"letter"
+                | b"poem"
+                | b"lyrics"
+                | b"song"
+                | b"verse"
+                | b"tweet"
+                | b"draft"
+                | b"post"
+                | b"article"
+                | b"review"
+                | b"description"
+                | b"chat"
+                | b"log"
+                | b"transcript"
+                | b"conversation"
+        )
 }
