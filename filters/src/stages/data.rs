@@ -204,6 +204,26 @@ enum Extent {
 /// Whether a line asks for work on the wording of the text under it (to translate, correct,
 /// rewrite or count it, or to read a poem or song): `Translate the following text into French.`
 fn introduces_text(content: &str) -> Option<Extent> {
+    // Most lines point at nothing: a lead-in ends with a colon or says `this`, `these`,
+    // `following` or `below`, which one search per first letter finds (case aside).
+    let bytes = content.as_bytes();
+    let says = |first: u8, rests: &[&[u8]]| {
+        memchr::memchr2(first, first.to_ascii_uppercase(), bytes).is_some()
+            && memchr::memchr2_iter(first, first.to_ascii_uppercase(), bytes).any(|at| {
+                rests.iter().any(|rest| {
+                    bytes
+                        .get(at + 1..at + 1 + rest.len())
+                        .is_some_and(|b| b.eq_ignore_ascii_case(rest))
+                })
+            })
+    };
+    if !content.trim_end().ends_with(':')
+        && !says(b't', &[b"his", b"hese"])
+        && !says(b'f', &[b"ollowing"])
+        && !says(b'b', &[b"elow"])
+    {
+        return None;
+    }
     let (mut on_wording, mut verse, mut points_on, mut names_text) = (false, false, false, false);
     let mut buf = [0u8; 24];
     for word in content

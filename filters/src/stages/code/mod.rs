@@ -183,28 +183,44 @@ fn mark_code_lines(lines: &mut [Line<'_>]) {
 /// (a TSV file whose cells read as sentences), or three or more with as many commas, none of
 /// them ending a sentence (CSV without quotes).
 fn mark_tables_of_cells(lines: &[Line<'_>], code: &mut [bool]) {
-    let row = |line: &Line<'_>, sep: u8| {
-        (line.kind == Kind::Text).then(|| memchr::memchr_iter(sep, line.content.as_bytes()).count())
+    // Each text line's tabs and commas, counted once.
+    let counts: Vec<Option<(usize, usize)>> = lines
+        .iter()
+        .map(|line| {
+            (line.kind == Kind::Text).then(|| {
+                line.content.bytes().fold((0, 0), |(tabs, commas), b| {
+                    (
+                        tabs + usize::from(b == b'\t'),
+                        commas + usize::from(b == b','),
+                    )
+                })
+            })
+        })
+        .collect();
+    let tabs = |i: usize| counts[i].map(|c| c.0);
+    let commas = |i: usize| {
+        counts[i]
+            .map(|c| c.1)
+            .filter(|_| !lines[i].content.trim_end().ends_with('.'))
     };
-    for (sep, least_rows, least_cells) in [(b'\t', 2, 1), (b',', 3, 2)] {
+    for (row, least_rows, least_cells) in [
+        (&tabs as &dyn Fn(usize) -> Option<usize>, 2, 1),
+        (&commas, 3, 2),
+    ] {
         let mut start = 0;
         while start < lines.len() {
-            let Some(count) = row(&lines[start], sep).filter(|&n| n >= least_cells) else {
+            let Some(count) = row(start).filter(|&n| n >= least_cells) else {
                 start += 1;
                 continue;
             };
             let end = start
-                + lines[start..]
-                    .iter()
-                    .take_while(|l| {
-                        row(l, sep) == Some(count)
-                            && (sep == b'\t' || !l.content.trim_end().ends_with('.'))
-                    })
+                + (start..lines.len())
+                    .take_while(|&i| row(i) == Some(count))
                     .count();
             if end - start >= least_rows {
                 code[start..end].iter_mut().for_each(|c| *c = true);
             }
-            start = end.max(start + 1);
+            start = end;
         }
     }
 }

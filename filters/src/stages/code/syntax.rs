@@ -45,16 +45,6 @@ fn starts_with_time_stamp(text: &str) -> bool {
         })
 }
 
-type Finder = memchr::memmem::Finder<'static>;
-
-static TWO_SPACES: OnceLock<Finder> = OnceLock::new();
-static IS: OnceLock<Finder> = OnceLock::new();
-
-/// A searcher for `needle`, built once.
-fn finder(cell: &'static OnceLock<Finder>, needle: &'static str) -> &'static Finder {
-    cell.get_or_init(|| Finder::new(needle))
-}
-
 /// Which characters of code syntax a line holds (see [`reads_as_code`]).
 struct Seen {
     /// `=`, `&`, `|` or `::`: an operator may be here.
@@ -64,7 +54,49 @@ struct Seen {
     /// A tab, or two spaces in a row.
     gap: bool,
     box_drawing: bool,
+    /// The word `is` (`x is None`).
+    is: bool,
 }
+
+impl Seen {
+    /// One pass over a line's bytes: most lines hold none of these characters, and are done
+    /// with after it.
+    fn of(bytes: &[u8]) -> Seen {
+        // A pair of bytes is searched for as a pair.
+        let followed = |b: u8, next: &[u8]| {
+            memchr::memchr_iter(b, bytes)
+                .any(|i| bytes.get(i + 1).is_some_and(|n| next.contains(n)))
+        };
+        static TWO_SPACES: OnceLock<Finder> = OnceLock::new();
+        static IS: OnceLock<Finder> = OnceLock::new();
+        let has = |cell: &'static OnceLock<Finder>, pair: &'static str| {
+            cell.get_or_init(|| Finder::new(pair)).find(bytes).is_some()
+        };
+        // One pass for the single bytes: a fold of comparisons, which the compiler turns into
+        // vector code.
+        let flags = bytes.iter().fold(0u8, |flags, &b| {
+            flags
+                | u8::from(matches!(b, b'=' | b'&' | b'|'))
+                | (u8::from(b == b':') << 1)
+                | (u8::from(b == b'^') << 2)
+                | (u8::from(b == b'\\') << 3)
+                | (u8::from(b == b'\t') << 4)
+                | (u8::from(b == 0xE2) << 5)
+        });
+        let any = |bit: u8| flags & (1 << bit) != 0;
+        Seen {
+            operator: any(0) || (any(1) && followed(b':', b":")),
+            caret: any(2),
+            backslash: any(3),
+            gap: any(4) || has(&TWO_SPACES, "  "),
+            // U+2500..U+257F, box drawing, is E2 94 xx or E2 95 xx.
+            box_drawing: any(5) && followed(0xE2, &[0x94, 0x95]),
+            is: has(&IS, " is "),
+        }
+    }
+}
+
+type Finder = memchr::memmem::Finder<'static>;
 
 /// Whether `text` assigns: ` = ` after a short name or expression (`total = 0`, `val a = b`,
 /// `f(x) = a x^2`). A rubric's `5 = Critical` or a gloss in another script is no assignment.
@@ -129,29 +161,15 @@ pub(super) fn reads_as_code(content: &str) -> bool {
     let Some(first) = words.next() else {
         return false;
     };
-    // Which characters of code syntax the line holds, found by vector searches: most lines
-    // hold none of them and are done with after these.
     let bytes = text.as_bytes();
-    // For bytes that are rare in prose; a pair of common ones is searched as a pair.
-    let followed = |b: u8, next: &[u8]| {
-        memchr::memchr_iter(b, bytes).any(|i| bytes.get(i + 1).is_some_and(|n| next.contains(n)))
-    };
-    let has = |pair: &Finder| pair.find(bytes).is_some();
-    let seen = Seen {
-        operator: memchr::memchr3(b'=', b'&', b'|', bytes).is_some() || followed(b':', b":"),
-        caret: memchr::memchr(b'^', bytes).is_some(),
-        backslash: memchr::memchr(b'\\', bytes).is_some(),
-        gap: memchr::memchr(b'\t', bytes).is_some() || has(finder(&TWO_SPACES, "  ")),
-        // U+2500..U+257F, box drawing, is E2 94 xx or E2 95 xx.
-        box_drawing: followed(0xE2, &[0x94, 0x95]),
-    };
+    let seen = Seen::of(bytes);
     const OPERATORS: [&str; 11] = [
         "==", "!=", "+=", "-=", "*=", "/=", "=>", "&&", "||", ":=", "::",
     ];
     // A statement's end: `;` after a call or an index (`x.push(a);`, `a[i] = b;`) or in a line
     // of few words, where a sentence's would end a clause of a poem or a contract.
     let statement = text.ends_with(';') && (text.contains([')', ']']) || !has_words(text, 4));
-    let identity = has(finder(&IS, " is "))
+    let identity = seen.is
         && [" is None", " is True", " is False", " is null"]
             .iter()
             .any(|op| text.contains(op));
@@ -182,7 +200,10 @@ pub(super) fn reads_as_code(content: &str) -> bool {
     }
     // A log line: a time stamp first (`2023-11-20 10:00:01,123 INFO ...`, `[10:00:05]`,
     // `Nov 20 10:00:04 host ...`); its message is quoted from the program.
-    if starts_with_time_stamp(text) {
+    let opens_with = bytes[0];
+    if (opens_with.is_ascii_digit() || opens_with == b'[' || opens_with.is_ascii_uppercase())
+        && starts_with_time_stamp(text)
+    {
         return true;
     }
     // Columns: cells between ` | ` (a table without its outer pipes, a pipeline), box drawing
@@ -255,15 +276,16 @@ pub(super) fn reads_as_code(content: &str) -> bool {
         return true;
     }
     // A crontab line: five time fields (`0 5 * * 1 /usr/bin/backup`).
-    if text
-        .split_whitespace()
-        .take(5)
-        .filter(|f| {
-            f.bytes()
-                .all(|b| b.is_ascii_digit() || matches!(b, b'*' | b'/' | b',' | b'-'))
-        })
-        .count()
-        == 5
+    if (opens_with.is_ascii_digit() || opens_with == b'*')
+        && text
+            .split_whitespace()
+            .take(5)
+            .filter(|f| {
+                f.bytes()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'*' | b'/' | b',' | b'-'))
+            })
+            .count()
+            == 5
         && text.contains('*')
     {
         return true;
