@@ -173,24 +173,30 @@ fn lower<'b>(word: &str, buf: &'b mut [u8; 24]) -> Option<&'b [u8]> {
 /// The the cat is on teh mat.`, `Correct the grammar of: He go to school.` The lead-in names a
 /// text, or ends on a word that points at what follows (`of`, `this`, `following`, `below`).
 pub fn data_tail(content: &str) -> Option<usize> {
-    let (lead, tail) = content.split_once(':')?;
-    if tail.trim().is_empty() || !tail.starts_with(' ') {
+    let colon = memchr::memchr(b':', content.as_bytes())?;
+    let (lead, tail) = (&content[..colon], &content[colon + 1..]);
+    if !tail.starts_with(' ') || tail.trim_start().is_empty() {
         return None;
     }
-    let last = lead.rsplit(|c: char| !c.is_ascii_alphabetic()).next()?;
+    let lead_bytes = lead.as_bytes();
+    let start = lead_bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_alphabetic())
+        .map_or(0, |at| at + 1);
     let mut buf = [0u8; 24];
-    let last = lower(last, &mut buf)?;
+    let last = lower(&lead[start..], &mut buf)?;
     let points = matches!(
         last,
         b"of" | b"this" | b"following" | b"below" | b"exactly" | b"verbatim" | b"phrase"
     );
     // `Translate into French: ...`
-    let into_language = lead
-        .split_whitespace()
-        .rev()
-        .nth(1)
-        .is_some_and(|w| w.eq_ignore_ascii_case("into"));
-    (names_a_passage(last) || points || into_language).then(|| lead.len() + 1)
+    let into_language = lead[..start]
+        .trim_end()
+        .as_bytes()
+        .rsplit(|b| *b == b' ')
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"into"));
+    (names_a_passage(last) || points || into_language).then_some(colon + 1)
 }
 
 /// How much of what follows a lead-in is the text it introduces.

@@ -51,11 +51,8 @@ struct Seen {
     operator: bool,
     caret: bool,
     backslash: bool,
-    /// A tab, or two spaces in a row.
-    gap: bool,
+    tab: bool,
     box_drawing: bool,
-    /// The word `is` (`x is None`).
-    is: bool,
 }
 
 impl Seen {
@@ -66,11 +63,6 @@ impl Seen {
         let followed = |b: u8, next: &[u8]| {
             memchr::memchr_iter(b, bytes)
                 .any(|i| bytes.get(i + 1).is_some_and(|n| next.contains(n)))
-        };
-        static TWO_SPACES: OnceLock<Finder> = OnceLock::new();
-        static IS: OnceLock<Finder> = OnceLock::new();
-        let has = |cell: &'static OnceLock<Finder>, pair: &'static str| {
-            cell.get_or_init(|| Finder::new(pair)).find(bytes).is_some()
         };
         // One pass for the single bytes: a fold of comparisons, which the compiler turns into
         // vector code.
@@ -88,15 +80,29 @@ impl Seen {
             operator: any(0) || (any(1) && followed(b':', b":")),
             caret: any(2),
             backslash: any(3),
-            gap: any(4) || has(&TWO_SPACES, "  "),
+            tab: any(4),
             // U+2500..U+257F, box drawing, is E2 94 xx or E2 95 xx.
             box_drawing: any(5) && followed(0xE2, &[0x94, 0x95]),
-            is: has(&IS, " is "),
         }
     }
 }
 
 type Finder = memchr::memmem::Finder<'static>;
+
+/// Two spaces in a row (searched for as a pair: spaces are every other byte of prose).
+fn has_two_spaces(bytes: &[u8]) -> bool {
+    static TWO_SPACES: OnceLock<Finder> = OnceLock::new();
+    TWO_SPACES
+        .get_or_init(|| Finder::new("  "))
+        .find(bytes)
+        .is_some()
+}
+
+/// The word `is` between spaces.
+fn has_is(bytes: &[u8]) -> bool {
+    static IS: OnceLock<Finder> = OnceLock::new();
+    IS.get_or_init(|| Finder::new(" is ")).find(bytes).is_some()
+}
 
 /// Whether `text` assigns: ` = ` after a short name or expression (`total = 0`, `val a = b`,
 /// `f(x) = a x^2`). A rubric's `5 = Critical` or a gloss in another script is no assignment.
@@ -169,13 +175,8 @@ pub(super) fn reads_as_code(content: &str) -> bool {
     // A statement's end: `;` after a call or an index (`x.push(a);`, `a[i] = b;`) or in a line
     // of few words, where a sentence's would end a clause of a poem or a contract.
     let statement = text.ends_with(';') && (text.contains([')', ']']) || !has_words(text, 4));
-    let identity = seen.is
-        && [" is None", " is True", " is False", " is null"]
-            .iter()
-            .any(|op| text.contains(op));
     if text.ends_with(['{', '}'])
         || statement
-        || identity
         || (seen.operator && (OPERATORS.iter().any(|op| text.contains(op)) || assigns(text)))
         || text.starts_with("$ ")
         || text.starts_with(">>> ")
@@ -212,7 +213,15 @@ pub(super) fn reads_as_code(content: &str) -> bool {
     if seen.box_drawing || (seen.operator && text.contains(" | ")) {
         return true;
     }
-    if seen.gap && has_column_gap(text) {
+    if (seen.tab || has_two_spaces(bytes)) && has_column_gap(text) {
+        return true;
+    }
+    // Identity: `x is None`, `because "s" is null`.
+    if has_is(bytes)
+        && [" is None", " is True", " is False", " is null"]
+            .iter()
+            .any(|op| text.contains(op))
+    {
         return true;
     }
     // TeX: a backslash before a command name (`\frac`, `\neq`), a line break `\\`.
