@@ -4,9 +4,11 @@
 //! repeated line may be the point (`total += x` twice). Such lines are marked [`Kind::Code`]
 //! and every stage keeps them as written.
 //!
-//! Three kinds are found: indented code blocks (CommonMark's rule, less the ones that read as
-//! prose), the hunks of a unified diff, and lines of text that read as code by their syntax,
-//! with the lines of their paragraph around them that are no sentences.
+//! Found here, from a line's neighbours: indented code blocks (CommonMark's rule, less the ones
+//! that read as prose), the hunks of a unified diff and a patch without its `@@` line, pipe lines
+//! that belong to no table, rows of cells (as many tabs, or as many commas, line after line), and
+//! the lines of a paragraph that hold no sentence next to a line of code. Whether one line reads
+//! as code by its own syntax is [`syntax`]'s business.
 
 use super::lines::{Kind, Line};
 use syntax::{has_words, reads_as_code};
