@@ -340,3 +340,9 @@ fn aggressive_keeps_the_dash_of_a_task_list() {
     );
     assert!(out.contains("- [ ] Write tests"), "{out:?}");
 }
+
+#[test]
+fn the_options_of_a_multiple_choice_question_stay_as_written() {
+    let text = "Answer with a single letter.\n\nWhich planet is the largest?\nA. Mars\nB. Jupiter\nC. The Earth\nD. Venus\n";
+    keeps_lines(&[(text, "C. The Earth")]);
+}

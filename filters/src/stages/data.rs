@@ -31,10 +31,22 @@ pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
             || neighbour(Some(i + 1))
             || times.get(label.name()).is_some_and(|&n| n >= 2)
     };
+    // The options of a multiple-choice question (`A. Mars`, `B) Jupiter`): the answers to pick
+    // from, word for word. An option needs another next to it.
+    let option = |i: usize| {
+        lines
+            .get(i)
+            .is_some_and(|l| l.is_prose() && opens_with_option(l.content))
+    };
     let mut i = 0;
     while i < lines.len() {
         let line = &lines[i];
         if !line.is_prose() {
+            i += 1;
+            continue;
+        }
+        if option(i) && (option(i + 1) || i.checked_sub(1).is_some_and(option)) {
+            data[i] = true;
             i += 1;
             continue;
         }
@@ -56,6 +68,19 @@ pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
         i += 1;
     }
     data
+}
+
+/// Whether a line opens with an option's letter: `A. `, `B) `, `(C) `.
+fn opens_with_option(content: &str) -> bool {
+    let b = content.as_bytes();
+    let letter = usize::from(b.first() == Some(&b'('));
+    b.get(letter).is_some_and(u8::is_ascii_uppercase)
+        && match b.get(letter + 1) {
+            Some(b'.') => letter == 0,
+            Some(b')') => true,
+            _ => false,
+        }
+        && b.get(letter + 2) == Some(&b' ')
 }
 
 /// Marks the paragraph from line `from` on, after the blank lines before it (every stanza up to
