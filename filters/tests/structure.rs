@@ -346,3 +346,9 @@ fn the_options_of_a_multiple_choice_question_stay_as_written() {
     let text = "Answer with a single letter.\n\nWhich planet is the largest?\nA. Mars\nB. Jupiter\nC. The Earth\nD. Venus\n";
     keeps_lines(&[(text, "C. The Earth")]);
 }
+
+#[test]
+fn an_emails_headers_stay_as_written() {
+    let text = "Summarise this email.\n\nFrom: Alice <alice@example.com>\nTo: Bob <bob@example.com>\nSubject: The invoice is attached\n\nHi Bob, the invoice is attached.\n";
+    keeps_lines(&[(text, "Subject: The invoice is attached")]);
+}

@@ -32,7 +32,8 @@ pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
             || times.get(label.name()).is_some_and(|&n| n >= 2)
     };
     // The options of a multiple-choice question (`A. Mars`, `B) Jupiter`): the answers to pick
-    // from, word for word. An option needs another next to it.
+    // from, word for word; and an email's headers (`Subject: The invoice is attached`), which a
+    // task quotes or answers. Each needs another of its kind next to it.
     let option = |i: usize| {
         lines
             .get(i)
@@ -45,7 +46,14 @@ pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
             i += 1;
             continue;
         }
-        if option(i) && (option(i + 1) || i.checked_sub(1).is_some_and(option)) {
+        let header = |i: usize| {
+            lines
+                .get(i)
+                .is_some_and(|l| l.is_prose() && is_mail_header(l.content))
+        };
+        if (option(i) && (option(i + 1) || i.checked_sub(1).is_some_and(option)))
+            || (header(i) && (header(i + 1) || i.checked_sub(1).is_some_and(header)))
+        {
             data[i] = true;
             i += 1;
             continue;
@@ -68,6 +76,17 @@ pub fn worked_on(lines: &[Line<'_>]) -> Vec<bool> {
         i += 1;
     }
     data
+}
+
+/// Whether a line is an email header (`From:`, `Subject:`, ...).
+fn is_mail_header(content: &str) -> bool {
+    content.split_once(':').is_some_and(|(name, _)| {
+        [
+            "From", "To", "Cc", "Bcc", "Subject", "Date", "Sent", "Reply-To",
+        ]
+        .iter()
+        .any(|h| h.eq_ignore_ascii_case(name))
+    })
 }
 
 /// Whether a line opens with an option's letter: `A. `, `B) `, `(C) `.
