@@ -177,7 +177,7 @@ pub fn is_required_word(word: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_alphabetic() || b == b'\'' || b == b'-') =>
         {
-            is_restrictive(lower.as_bytes()) || is_identifier_shaped(word)
+            is_restrictive(lower) || is_identifier_shaped(word)
         }
         _ => true,
     }
@@ -197,15 +197,16 @@ fn is_identifier_shaped(word: &str) -> bool {
 }
 
 /// Lower-cases an ASCII word into `buf`; None when it does not fit or is not ASCII.
-pub fn ascii_lower<'b>(word: &str, buf: &'b mut [u8; 24]) -> Option<&'b str> {
+pub fn ascii_lower<'b>(word: &str, buf: &'b mut [u8; 24]) -> Option<&'b [u8]> {
     let bytes = word.as_bytes();
-    if bytes.len() > buf.len() || !word.is_ascii() {
+    if !word.is_ascii() {
         return None;
     }
-    for (d, s) in buf.iter_mut().zip(bytes) {
-        *d = s.to_ascii_lowercase();
+    let out = buf.get_mut(..bytes.len())?;
+    for (o, b) in out.iter_mut().zip(bytes) {
+        *o = b.to_ascii_lowercase();
     }
-    std::str::from_utf8(&buf[..bytes.len()]).ok()
+    Some(out)
 }
 
 /// A word without the punctuation around it.

@@ -134,13 +134,9 @@ pub fn run(text: &str, mode: Mode) -> String {
 /// Nor a YAML line (`kind: config`, whose `---` separates documents).
 fn reads_as_title(content: &str) -> bool {
     let content = content.trim_end();
-    let yaml_key = content.split_once(": ").is_some_and(|(key, _)| {
-        !key.is_empty()
-            && key
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
-    });
-    content.chars().count() <= 80 && !content.ends_with(['.', ':', '!', '?', ',', ';']) && !yaml_key
+    content.chars().count() <= 80
+        && !content.ends_with(['.', ':', '!', '?', ',', ';'])
+        && !lines::opens_with_yaml_key(content)
 }
 
 /// Whether `lines` (from a non-blank line on) open a part of their own: a heading, another

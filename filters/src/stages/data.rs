@@ -5,6 +5,7 @@
 //! found by what introduces them and kept as written.
 
 use super::lines::{Kind, Line};
+use crate::guard::ascii_lower;
 use std::collections::HashMap;
 
 /// For each line of a document: whether it is text the task works on (see the module).
@@ -149,7 +150,7 @@ fn example_label(content: &str) -> Option<Label> {
     let label =
         content[..colon].trim_matches(|c: char| matches!(c, '*' | '_' | '#') || c.is_whitespace());
     let mut name = [0u8; 24];
-    let len = lower(label, &mut name)?.len();
+    let len = ascii_lower(label, &mut name)?.len();
     let strong = matches!(
         &name[..len],
         b"input"
@@ -203,16 +204,6 @@ fn example_label(content: &str) -> Option<Label> {
     (strong || weak).then_some(Label { name, len, strong })
 }
 
-/// `word` in ASCII lower case in `buf`, when it fits.
-fn lower<'b>(word: &str, buf: &'b mut [u8; 24]) -> Option<&'b [u8]> {
-    let bytes = word.as_bytes();
-    let out = buf.get_mut(..bytes.len())?;
-    for (o, b) in out.iter_mut().zip(bytes) {
-        *o = b.to_ascii_lowercase();
-    }
-    Some(out)
-}
-
 /// Where the text a line hands over after its colon starts: `Fix the spelling in this sentence:
 /// The the cat is on teh mat.`, `Correct the grammar of: He go to school.` The lead-in names a
 /// text, or ends on a word that points at what follows (`of`, `this`, `following`, `below`).
@@ -228,7 +219,7 @@ pub fn data_tail(content: &str) -> Option<usize> {
         .rposition(|b| !b.is_ascii_alphabetic())
         .map_or(0, |at| at + 1);
     let mut buf = [0u8; 24];
-    let last = lower(&lead[start..], &mut buf)?;
+    let last = ascii_lower(&lead[start..], &mut buf)?;
     let points = matches!(
         last,
         b"of" | b"this" | b"following" | b"below" | b"exactly" | b"verbatim" | b"phrase"
@@ -280,7 +271,7 @@ fn introduces_text(content: &str) -> Option<Extent> {
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| (1..=12).contains(&w.len()))
     {
-        let Some(word) = lower(word, &mut buf) else {
+        let Some(word) = ascii_lower(word, &mut buf) else {
             continue;
         };
         on_wording |= matches!(

@@ -66,7 +66,9 @@ impl Document {
                 if self.bullets == Bullets::Drop
                     && !self.list_held_by_lead_in
                     && indent_width(before) < 4
-                    && !is_yaml_entry(content)
+                    // The dash of a YAML sequence's entry (`- name: build`) is syntax: without it two
+                    // entries would be one map with a key twice.
+                    && !lines::opens_with_yaml_key(content)
                     // A task box needs its dash to stay one (`- [ ] Write the tests`).
                     && after.is_empty()
                     && lines::reads_as_text(content) =>
@@ -79,18 +81,6 @@ impl Document {
         self.text.push_str(content);
         self.last_blank = blank;
     }
-}
-
-/// Whether a list item is an entry of a YAML sequence (`- name: build`), whose dash is syntax:
-/// without it two entries would be one map with a key twice.
-fn is_yaml_entry(content: &str) -> bool {
-    content.split_once(':').is_some_and(|(key, rest)| {
-        !key.is_empty()
-            && key
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
-            && (rest.is_empty() || rest.starts_with(' '))
-    })
 }
 
 /// Whether a line is a lead-in (it ends with `:`) that negates, excludes or sets a condition

@@ -63,6 +63,18 @@ pub fn reads_as_text(content: &str) -> bool {
     !content.is_empty() && classify(content).kind == Kind::Text && !content.starts_with('>')
 }
 
+/// Whether a line opens with a YAML key (`kind: config`, `- name: build` after its dash): a
+/// lower-case name, a colon, then a space or nothing.
+pub fn opens_with_yaml_key(content: &str) -> bool {
+    content.split_once(':').is_some_and(|(key, rest)| {
+        !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
+            && (rest.is_empty() || rest.starts_with(' '))
+    })
+}
+
 /// Splits a document into lines (without their `\n`) and classifies each.
 pub fn parse(text: &str) -> Vec<Line<'_>> {
     let mut lines: Vec<Line<'_>> = text.split('\n').map(classify).collect();
